@@ -1,0 +1,72 @@
+// Bitboards and attack tables. Sliding attacks use magic bitboards whose magics are found at start-up
+// with a fixed seed, so every run builds identical tables.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "chess/types.hpp"
+
+namespace retro {
+
+using Bitboard = uint64_t;
+
+constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
+constexpr Bitboard RANK_1 = 0xFFULL;
+constexpr Bitboard RANK_8 = RANK_1 << 56;
+constexpr Bitboard PAWN_RANKS = ~(RANK_1 | RANK_8);  // pawns may stand on ranks 2-7 only
+
+inline int popcount(Bitboard b) { return std::popcount(b); }
+inline Square lsb(Bitboard b) { return std::countr_zero(b); }
+inline Square pop_lsb(Bitboard& b) {
+    const Square s = lsb(b);
+    b &= b - 1;
+    return s;
+}
+
+namespace detail {
+struct Magic {
+    Bitboard mask;
+    Bitboard magic;
+    const Bitboard* attacks;
+    unsigned shift;
+    unsigned offset(Bitboard occupied) const { return unsigned(((occupied & mask) * magic) >> shift); }
+};
+extern Magic ROOK_MAGICS[64];
+extern Magic BISHOP_MAGICS[64];
+extern Bitboard KING_ATTACKS[64];
+extern Bitboard KNIGHT_ATTACKS[64];
+extern Bitboard PAWN_ATTACKS[2][64];
+}  // namespace detail
+
+// Builds the tables; called once from a static initialiser, safe to call again.
+void init_bitboards();
+
+inline Bitboard king_attacks(Square s) { return detail::KING_ATTACKS[s]; }
+inline Bitboard knight_attacks(Square s) { return detail::KNIGHT_ATTACKS[s]; }
+// Squares a pawn of colour c on s attacks.
+inline Bitboard pawn_attacks(Color c, Square s) { return detail::PAWN_ATTACKS[c][s]; }
+inline Bitboard rook_attacks(Square s, Bitboard occupied) {
+    const auto& m = detail::ROOK_MAGICS[s];
+    return m.attacks[m.offset(occupied)];
+}
+inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
+    const auto& m = detail::BISHOP_MAGICS[s];
+    return m.attacks[m.offset(occupied)];
+}
+inline Bitboard queen_attacks(Square s, Bitboard occupied) {
+    return rook_attacks(s, occupied) | bishop_attacks(s, occupied);
+}
+// Attacks of a non-pawn piece.
+inline Bitboard piece_attacks(PieceType t, Square s, Bitboard occupied) {
+    switch (t) {
+        case KING: return king_attacks(s);
+        case QUEEN: return queen_attacks(s, occupied);
+        case ROOK: return rook_attacks(s, occupied);
+        case BISHOP: return bishop_attacks(s, occupied);
+        case KNIGHT: return knight_attacks(s);
+        default: return 0;
+    }
+}
+
+}  // namespace retro

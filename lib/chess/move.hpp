@@ -1,0 +1,35 @@
+// A move, its application to a position, and UCI notation.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "chess/position.hpp"
+
+namespace retro {
+
+struct Move {
+    Square from = NO_SQUARE;
+    Square to = NO_SQUARE;
+    PieceType promotion = NO_PIECE_TYPE;
+    bool capture = false;
+    bool en_passant = false;
+    friend bool operator==(const Move&, const Move&) = default;
+};
+
+// Enough for any legal position (the maximum is 218).
+struct MoveList {
+    std::array<Move, 256> moves;
+    int size = 0;
+    void push(const Move& m) { moves[size++] = m; }
+    const Move* begin() const { return moves.data(); }
+    const Move* end() const { return moves.data() + size; }
+};
+
+// Plays m (assumed legal) and returns the new position. After a double push the en passant square
+// is set only when an en passant capture is legal, so equal positions compare equal.
+Position make_move(const Position& pos, const Move& m);
+
+std::string to_uci(const Move& m);
+
+}  // namespace retro

@@ -1,0 +1,83 @@
+#include "chess/movegen.hpp"
+
+namespace retro {
+
+namespace {
+
+constexpr PieceType PROMOTIONS[] = {QUEEN, ROOK, BISHOP, KNIGHT};
+
+// Does the move leave the mover's own king safe?
+bool keeps_king_safe(const Position& pos, const Move& m) {
+    const Color us = pos.side_to_move();
+    const Square king = pos.king(us) == m.from ? m.to : pos.king(us);
+    Bitboard occupied = (pos.occupied() & ~square_bb(m.from)) | square_bb(m.to);
+    Bitboard removed = m.capture ? square_bb(m.to) : 0;
+    if (m.en_passant) {
+        const Square victim = m.to - pawn_push(us);
+        occupied &= ~square_bb(victim);
+        removed = square_bb(victim);
+    }
+    return !(pos.attackers(king, ~us, occupied) & ~removed);
+}
+
+void add_pawn_move(MoveList& list, Square from, Square to, bool capture) {
+    if (rank_of(to) == 0 || rank_of(to) == 7) {
+        for (PieceType p : PROMOTIONS) list.push({from, to, p, capture, false});
+    } else {
+        list.push({from, to, NO_PIECE_TYPE, capture, false});
+    }
+}
+
+void generate_pseudo_legal(const Position& pos, MoveList& list) {
+    const Color us = pos.side_to_move();
+    const Bitboard own = pos.pieces(us), enemy = pos.pieces(~us), occupied = pos.occupied();
+    for (Bitboard b = own & ~pos.pieces(PAWN); b;) {
+        const Square from = pop_lsb(b);
+        for (Bitboard t = piece_attacks(pos.type_on(from), from, occupied) & ~own; t;) {
+            const Square to = pop_lsb(t);
+            list.push({from, to, NO_PIECE_TYPE, (enemy & square_bb(to)) != 0, false});
+        }
+    }
+    const int push = pawn_push(us);
+    for (Bitboard b = pos.pieces(us, PAWN); b;) {
+        const Square from = pop_lsb(b);
+        const Square one = from + push;
+        if (!(occupied & square_bb(one))) {
+            add_pawn_move(list, from, one, false);
+            const Square two = one + push;
+            if (relative_rank(us, from) == 1 && !(occupied & square_bb(two))) list.push({from, two});
+        }
+        for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(list, from, pop_lsb(t), true);
+        const Square ep = pos.ep_square();
+        if (ep != NO_SQUARE && (pawn_attacks(us, from) & square_bb(ep)))
+            list.push({from, ep, NO_PIECE_TYPE, false, true});
+    }
+}
+
+}  // namespace
+
+void generate_legal_moves(const Position& pos, MoveList& list) {
+    MoveList pseudo;
+    generate_pseudo_legal(pos, pseudo);
+    for (const Move& m : pseudo)
+        if (keeps_king_safe(pos, m)) list.push(m);
+}
+
+bool has_legal_ep_capture(const Position& pos) {
+    const Square ep = pos.ep_square();
+    if (ep == NO_SQUARE) return false;
+    const Color us = pos.side_to_move();
+    for (Bitboard b = pawn_attacks(~us, ep) & pos.pieces(us, PAWN); b;)
+        if (keeps_king_safe(pos, {pop_lsb(b), ep, NO_PIECE_TYPE, false, true})) return true;
+    return false;
+}
+
+bool has_legal_move(const Position& pos) {
+    MoveList pseudo;
+    generate_pseudo_legal(pos, pseudo);
+    for (const Move& m : pseudo)
+        if (keeps_king_safe(pos, m)) return true;
+    return false;
+}
+
+}  // namespace retro

@@ -1,0 +1,50 @@
+#include "chess/unmovegen.hpp"
+
+#include "chess/movegen.hpp"
+
+namespace retro {
+
+Position predecessor(const Position& pos, const Move& m) {
+    Position prev = pos;
+    const Color mover = ~pos.side_to_move();
+    const PieceType t = pos.type_on(m.to);
+    prev.remove(m.to);
+    prev.put({mover, t}, m.from);
+    prev.set_side_to_move(mover);
+    prev.set_ep_square(NO_SQUARE);
+    return prev;
+}
+
+void generate_unmoves(const Position& pos, MoveList& list) {
+    const Color mover = ~pos.side_to_move();
+    const Bitboard occupied = pos.occupied();
+    MoveList candidates;
+    if (pos.ep_square() != NO_SQUARE) {
+        const Square to = pos.ep_square() - pawn_push(pos.side_to_move());
+        candidates.push({to + 2 * pawn_push(pos.side_to_move()), to});
+    } else {
+        for (Bitboard b = pos.pieces(mover) & ~pos.pieces(PAWN); b;) {
+            const Square to = pop_lsb(b);
+            for (Bitboard f = piece_attacks(pos.type_on(to), to, occupied) & ~occupied; f;)
+                candidates.push({pop_lsb(f), to});
+        }
+        const int push = pawn_push(mover);
+        for (Bitboard b = pos.pieces(mover, PAWN); b;) {
+            const Square to = pop_lsb(b);
+            const int rank = relative_rank(mover, to);
+            if (rank < 2 || (occupied & square_bb(to - push))) continue;
+            candidates.push({to - push, to});
+            if (rank == 3 && !(occupied & square_bb(to - 2 * push))) candidates.push({to - 2 * push, to});
+        }
+    }
+    for (const Move& m : candidates) {
+        const Position prev = predecessor(pos, m);
+        if (prev.in_check(pos.side_to_move())) continue;
+        // A double push leads here only if it grants exactly this position's en passant right.
+        const bool double_push = m.to - m.from == 16 || m.from - m.to == 16;
+        if (double_push && pos.type_on(m.to) == PAWN && !(make_move(prev, m) == pos)) continue;
+        list.push(m);
+    }
+}
+
+}  // namespace retro

@@ -1,0 +1,47 @@
+// Material signatures such as "KQvKR": which pieces each side has.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "chess/position.hpp"
+
+namespace retro {
+
+class MaterialError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+constexpr int MAX_MEN = 6;
+
+class Material {
+public:
+    Material() = default;
+    // Parses "KQvKR" (case-insensitive, 'v' between the sides). Throws MaterialError naming the fault.
+    static Material parse(const std::string& text);
+    static Material of(const Position& pos);
+
+    int count(Color c, PieceType t) const { return counts_[c][t]; }
+    int count(Color c) const;
+    int total() const { return count(WHITE) + count(BLACK); }
+    bool has_pawns() const { return counts_[WHITE][PAWN] + counts_[BLACK][PAWN] > 0; }
+
+    std::string name() const;  // pieces in KQRBNP order, white first: "KRPvKR"
+    Material color_swapped() const;
+    // Syzygy's orientation: the stronger side is white. Equal sides are canonical as they are.
+    bool is_canonical() const;
+    Material canonical() const { return is_canonical() ? *this : color_swapped(); }
+
+    // The material after a piece of colour c and type t leaves (capture) or changes (promotion).
+    Material without(Color c, PieceType t) const;
+    Material with(Color c, PieceType t) const;
+
+    friend bool operator==(const Material&, const Material&) = default;
+    friend bool operator<(const Material& a, const Material& b) { return a.name() < b.name(); }
+
+private:
+    std::array<std::array<uint8_t, PIECE_TYPE_COUNT>, 2> counts_{};
+};
+
+}  // namespace retro

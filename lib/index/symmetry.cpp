@@ -1,0 +1,65 @@
+#include "index/symmetry.hpp"
+
+#include <cstdlib>
+
+namespace retro {
+
+namespace {
+
+bool adjacent_or_same(Square a, Square b) {
+    return std::abs(file_of(a) - file_of(b)) <= 1 && std::abs(rank_of(a) - rank_of(b)) <= 1;
+}
+
+bool in_triangle(Square s) { return file_of(s) <= 3 && rank_of(s) <= file_of(s); }
+bool on_diagonal(Square s) { return file_of(s) == rank_of(s); }
+bool below_or_on_diagonal(Square s) { return rank_of(s) <= file_of(s); }
+
+bool canonical_pawnless(Square wk, Square bk) {
+    return in_triangle(wk) && (!on_diagonal(wk) || below_or_on_diagonal(bk));
+}
+bool canonical_with_pawns(Square wk, Square) { return file_of(wk) <= 3; }
+
+template <bool (*Canonical)(Square, Square)>
+KingPairs build(std::initializer_list<Symmetry> allowed, bool fold_diagonal) {
+    KingPairs kp;
+    for (auto& row : kp.number) row.fill(-1);
+    for (Square wk = 0; wk < 64; ++wk)
+        for (Square bk = 0; bk < 64; ++bk) {
+            if (adjacent_or_same(wk, bk)) continue;
+            if (Canonical(wk, bk)) {
+                kp.squares[kp.count] = {uint8_t(wk), uint8_t(bk)};
+                kp.number[wk][bk] = int16_t(kp.count++);
+            }
+            for (Symmetry s : allowed) {
+                const Square w = apply_symmetry(s, wk), b = apply_symmetry(s, bk);
+                if (Canonical(w, b)) {
+                    kp.symmetry[wk][bk] = uint8_t(s);
+                    kp.diagonal[wk][bk] = fold_diagonal && on_diagonal(w) && on_diagonal(b);
+                    break;
+                }
+            }
+        }
+    return kp;
+}
+
+}  // namespace
+
+Square apply_symmetry(Symmetry s, Square sq) {
+    int f = file_of(sq), r = rank_of(sq);
+    if (s & TRANSPOSE) std::swap(f, r);
+    if (s & MIRROR_FILE) f = 7 - f;
+    if (s & 4) r = 7 - r;
+    return make_square(f, r);
+}
+
+const KingPairs& pawnless_king_pairs() {
+    static const KingPairs kp = build<canonical_pawnless>({0, 1, 2, 3, 4, 5, 6, 7}, true);
+    return kp;
+}
+
+const KingPairs& pawn_king_pairs() {
+    static const KingPairs kp = build<canonical_with_pawns>({IDENTITY, MIRROR_FILE}, false);
+    return kp;
+}
+
+}  // namespace retro

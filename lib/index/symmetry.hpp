@@ -1,0 +1,38 @@
+// Board symmetries and the canonical king placements they leave.
+//
+// Pawnless material has the 8 symmetries of the square; the white king is brought into the
+// triangle a1-d1-d4 and, with the white king on the a1-h8 diagonal, the black king on or below it:
+// 462 king pairs. With pawns only the left-right mirror remains: the white king on files a-d, 1806
+// pairs. Kings never stand on adjacent squares.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "chess/types.hpp"
+
+namespace retro {
+
+// A symmetry as three bits: transpose (swap file and rank), then mirror the file, then the rank.
+using Symmetry = int;
+constexpr Symmetry IDENTITY = 0;
+constexpr Symmetry MIRROR_FILE = 2;
+constexpr Symmetry TRANSPOSE = 1;
+constexpr int SYMMETRY_COUNT = 8;
+
+struct KingPairs {
+    int count = 0;
+    // For every (white king, black king): the symmetry that makes the pair canonical, and whether
+    // the transpose keeps it canonical too (both kings on the a1-h8 diagonal; pawnless only).
+    std::array<std::array<uint8_t, 64>, 64> symmetry{};
+    std::array<std::array<bool, 64>, 64> diagonal{};
+    // Canonical pair -> dense number, -1 for non-canonical or illegal pairs; and back.
+    std::array<std::array<int16_t, 64>, 64> number{};
+    std::array<std::array<uint8_t, 2>, 1806> squares{};
+};
+
+Square apply_symmetry(Symmetry s, Square sq);
+const KingPairs& pawnless_king_pairs();
+const KingPairs& pawn_king_pairs();
+
+}  // namespace retro
