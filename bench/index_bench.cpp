@@ -1,0 +1,87 @@
+// Encode and decode throughput of the perfect index (the solver's inner loop).
+//
+//   index_bench                               all materials
+//   index_bench --benchmark_filter=KRPvKR     one material
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "index/index_scheme.hpp"
+
+using namespace retro;
+
+namespace {
+
+constexpr const char* MATERIALS[] = {"KQvK", "KQvKR", "KRPvKR", "KRBvKR", "KQRvKQ"};
+constexpr size_t SAMPLES = 1 << 16;
+
+// Random legal positions over the whole board (not canonical: encode has to find the symmetry).
+std::vector<Position> random_positions(const Material& m, size_t n) {
+    std::mt19937_64 rng(12345);
+    std::vector<Position> out;
+    while (out.size() < n) {
+        Position pos;
+        pos.set_side_to_move(Color(rng() & 1));
+        bool ok = true;
+        for (Color c : {WHITE, BLACK})
+            for (int t = KING; t <= PAWN && ok; ++t)
+                for (int i = 0; i < (t == KING ? 1 : m.count(c, PieceType(t))) && ok; ++i) {
+                    const Square s = Square(rng() % 64);
+                    ok = !(pos.occupied() & square_bb(s)) && (t != PAWN || (square_bb(s) & PAWN_RANKS));
+                    pos.put({c, PieceType(t)}, s);
+                }
+        if (ok && pos.illegality().empty()) out.push_back(pos);
+    }
+    return out;
+}
+
+void encode(benchmark::State& state, const Material& m) {
+    const IndexScheme scheme(m);
+    const auto positions = random_positions(m, SAMPLES);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(scheme.encode(positions[i]));
+        i = (i + 1) & (SAMPLES - 1);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
+void decode_sequential(benchmark::State& state, const Material& m) {
+    const IndexScheme scheme(m);
+    Position pos;
+    uint64_t idx = scheme.size() / 3;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(scheme.decode(idx, pos));
+        benchmark::DoNotOptimize(pos);
+        if (++idx == scheme.size()) idx = 0;
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
+void decode_random(benchmark::State& state, const Material& m) {
+    const IndexScheme scheme(m);
+    std::mt19937_64 rng(54321);
+    std::vector<uint64_t> indices(SAMPLES);
+    for (auto& x : indices) x = rng() % scheme.size();
+    Position pos;
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(scheme.decode(indices[i], pos));
+        benchmark::DoNotOptimize(pos);
+        i = (i + 1) & (SAMPLES - 1);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
+const bool REGISTERED = [] {
+    for (const char* name : MATERIALS) {
+        const Material m = Material::parse(name);
+        benchmark::RegisterBenchmark((std::string("Encode/") + name).c_str(), encode, m);
+        benchmark::RegisterBenchmark((std::string("DecodeSequential/") + name).c_str(), decode_sequential, m);
+        benchmark::RegisterBenchmark((std::string("DecodeRandom/") + name).c_str(), decode_random, m);
+    }
+    return true;
+}();
+
+}  // namespace
