@@ -1,0 +1,116 @@
+// tbindex: sizes of the perfect index per material and how many entries are holes.
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_reduce.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "index/index_scheme.hpp"
+
+using namespace retro;
+namespace po = boost::program_options;
+
+namespace {
+
+struct Counts {
+    uint64_t decoded = 0;        // entries that decode to a position (the rest collide or are twins)
+    uint64_t entries[2] = {};    // legal entries per side to move
+    uint64_t positions[2] = {};  // legal board positions: entries weighted by their symmetric images
+    Counts& operator+=(const Counts& o) {
+        decoded += o.decoded;
+        for (int c = 0; c < 2; ++c) entries[c] += o.entries[c], positions[c] += o.positions[c];
+        return *this;
+    }
+};
+
+// An entry is legal for side c when it decodes and the side not to move (~c) is not in check.
+// Decoded positions have no en passant square and no pawns on ranks 1 or 8, so this is exactly
+// Position::illegality() being empty.
+Counts count(const IndexScheme& scheme) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<uint64_t>(0, scheme.size(), 1 << 14), Counts{},
+        [&](const tbb::blocked_range<uint64_t>& r, Counts acc) {
+            Position pos;
+            for (uint64_t i = r.begin(); i != r.end(); ++i) {
+                if (!scheme.decode(i, pos)) continue;
+                ++acc.decoded;
+                const int weight = scheme.weight(pos);
+                for (Color c : {WHITE, BLACK})
+                    if (!pos.in_check(~c)) acc.entries[c] += 1, acc.positions[c] += weight;
+            }
+            return acc;
+        },
+        [](Counts a, const Counts& b) { return a += b; });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> names;
+    unsigned threads = 0;
+    po::options_description options(
+        "Usage: tbindex [options] [MATERIAL...]\n\n"
+        "Prints, per material: the entries of the perfect index per side to move; the fraction that\n"
+        "decode to no position (pieces collide, or the twin of a diagonal-symmetric entry); per side to\n"
+        "move the legal entries and the fraction of holes (no position, or the side not to move is in\n"
+        "check); the legal board positions the entries stand for (each weighted by its symmetric\n"
+        "images); and the bytes a table needs at 1 byte per entry for both sides.\n"
+        "MATERIAL is a string such as KQvKR (default: KQvK KRvK KPvK KQvKR KRPvKR KRBvKR KQRvKQ).\n\n"
+        "Options");
+    options.add_options()("help,h", "show this help")("threads,t", po::value(&threads),
+                                                      "worker threads (default: all cores)");
+    po::options_description hidden;
+    hidden.add_options()("material", po::value(&names)->multitoken());
+    po::positional_options_description positional;
+    positional.add("material", -1);
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "tbindex: " << e.what() << "\n\n" << options << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << options << "\n";
+        return 0;
+    }
+    if (names.empty()) names = {"KQvK", "KRvK", "KPvK", "KQvKR", "KRPvKR", "KRBvKR", "KQRvKQ"};
+
+    std::vector<Material> materials;
+    for (const std::string& name : names) {
+        try {
+            materials.push_back(Material::parse(name));
+        } catch (const MaterialError& e) {
+            std::cerr << "tbindex: " << e.what() << "\n";
+            return 2;
+        }
+    }
+    const tbb::global_control control(tbb::global_control::max_allowed_parallelism,
+                                      threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+
+    using ull = unsigned long long;
+    std::printf("%-8s %13s %8s %13s %7s %13s %7s %14s %14s %15s\n", "material", "entries/side", "no pos",
+                "legal wtm", "holes", "legal btm", "holes", "positions wtm", "positions btm",
+                "bytes (2 sides)");
+    for (const Material& m : materials) {
+        const IndexScheme scheme(m);
+        const Counts c = count(scheme);
+        const auto percent = [&](uint64_t n) { return 100.0 * double(n) / double(scheme.size()); };
+        std::printf("%-8s %13llu %7.2f%% %13llu %6.2f%% %13llu %6.2f%% %14llu %14llu %15llu\n",
+                    m.name().c_str(), ull(scheme.size()), percent(scheme.size() - c.decoded),
+                    ull(c.entries[WHITE]), percent(scheme.size() - c.entries[WHITE]), ull(c.entries[BLACK]),
+                    percent(scheme.size() - c.entries[BLACK]), ull(c.positions[WHITE]),
+                    ull(c.positions[BLACK]), 2 * ull(scheme.size()));
+        std::fflush(stdout);
+    }
+    return 0;
+}
