@@ -39,7 +39,33 @@ void parse_placement(const std::string& board, Position& pos) {
             ++file;
         }
     }
-    if (rows != 8 || file != 8) throw PositionError("the piece placement must have 8 ranks of 8 squares");
+    if (file != 8) throw PositionError("rank " + std::to_string(rank + 1) + " does not have 8 squares");
+    if (rows != 8) throw PositionError("the piece placement has " + std::to_string(rows) + " ranks, not 8");
+}
+
+// Why the en passant square of pos cannot follow a double push just played, or "" when it can.
+std::string ep_fault(const Position& pos) {
+    const Color us = pos.side_to_move();
+    const Square ep = pos.ep_square();
+    const std::string name = "en passant square " + square_name(ep);
+    if (ep < 0 || ep >= 64 || relative_rank(us, ep) != 5)
+        return name + " is on the wrong rank: with " + (us == WHITE ? "white" : "black") +
+               " to move it must be on rank " + (us == WHITE ? "6" : "3");
+    const Square pushed_pawn = ep - pawn_push(us);
+    const Square origin = ep + pawn_push(us);
+    if (!(pos.pieces(~us, PAWN) & square_bb(pushed_pawn)))
+        return name + " needs a " + (us == WHITE ? "black" : "white") + " pawn on " + square_name(pushed_pawn) +
+               " that has just made a double push";
+    for (Square s : {ep, origin})
+        if (pos.occupied() & square_bb(s))
+            return name + " is impossible: " + square_name(s) + " must be empty after the double push";
+    Position before = pos;  // the pawn back on its origin, the opponent to move
+    before.remove(pushed_pawn);
+    before.put({~us, PAWN}, origin);
+    if (before.attacked(before.king(us), ~us))
+        return name + " is impossible: before " + square_name(origin) + "-" + square_name(pushed_pawn) + ", " +
+               (us == WHITE ? "white" : "black") + " would already have been in check";
+    return "";
 }
 
 }  // namespace
@@ -95,14 +121,7 @@ Bitboard Position::attackers(Square s, Color by, Bitboard occ) const {
                    (bishop_attacks(s, occ) & (by_type_[BISHOP] | by_type_[QUEEN])));
 }
 
-bool Position::ep_square_plausible() const {
-    const Color us = side_to_move_;
-    const Square ep = ep_square_;
-    if (relative_rank(us, ep) != 5) return false;
-    const Square pushed_pawn = ep - pawn_push(us);
-    const Square origin = ep + pawn_push(us);
-    return (pieces(~us, PAWN) & square_bb(pushed_pawn)) && !(occupied() & (square_bb(ep) | square_bb(origin)));
-}
+bool Position::ep_square_plausible() const { return ep_fault(*this).empty(); }
 
 std::string Position::illegality() const {
     for (Color c : {WHITE, BLACK}) {
@@ -114,8 +133,7 @@ std::string Position::illegality() const {
     if (pieces(PAWN) & ~PAWN_RANKS) return "a pawn stands on the first or last rank";
     if (in_check(~side_to_move_))
         return std::string("the side not to move (") + (side_to_move_ == WHITE ? "black" : "white") + ") is in check";
-    if (ep_square_ != NO_SQUARE && !ep_square_plausible())
-        return "en passant square " + square_name(ep_square_) + " does not follow a possible double push";
+    if (ep_square_ != NO_SQUARE) return ep_fault(*this);
     return "";
 }
 

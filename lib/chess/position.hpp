@@ -56,7 +56,9 @@ public:
     // Why this position cannot stand in a tablebase (kings, pawns on back ranks, side not to move
     // in check, impossible en passant square), or an empty string when it can.
     std::string illegality() const;
-    // True when the en passant square could follow a double push and a pawn can capture onto it.
+    // True when the en passant square could follow a double push just played: on the right rank, the
+    // pushed pawn in front of it, the square and the pawn's origin empty, and the side to move not
+    // already in check before the push. (Whether a pawn can capture onto it is not required.)
     bool ep_square_plausible() const;
 
     // The same position with colours swapped and the board flipped top to bottom.
