@@ -1,0 +1,51 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "chess/movegen.hpp"
+#include "oracle.hpp"
+
+using namespace retro;
+
+namespace {
+
+// Leaf nodes at the given depth; at depth 1 the legal moves are counted, not played (bulk counting).
+uint64_t perft(const Position& pos, int depth) {
+    MoveList moves;
+    generate_legal_moves(pos, moves);
+    if (depth == 1) return uint64_t(moves.size);
+    uint64_t nodes = 0;
+    for (const Move& m : moves) nodes += perft(make_move(pos, m), depth - 1);
+    return nodes;
+}
+
+// To keep the suite fast, rows with more than this many nodes are skipped, except that every
+// position is still checked at depth 4 or less (the deepest such row is at most ~4 million nodes).
+constexpr uint64_t MAX_NODES = 5'000'000;
+
+}  // namespace
+
+TEST(Perft, MatchesOracle) {
+    const auto rows = test::read_oracle("perft.tsv");
+    ASSERT_FALSE(rows.empty());
+    std::map<std::string, int> deepest;  // per position, the deepest depth checked
+    for (const auto& row : rows) {
+        const int depth = std::stoi(row.at("depth"));
+        const uint64_t expected = std::stoull(row.at("nodes"));
+        if (expected > MAX_NODES && depth > 4) continue;
+        const Position pos = Position::from_fen(row.at("fen"));
+        EXPECT_EQ(perft(pos, depth), expected) << row.at("fen") << " depth " << depth;
+        deepest[row.at("fen")] = std::max(deepest[row.at("fen")], depth);
+    }
+    for (const auto& [fen, depth] : deepest) EXPECT_GE(depth, 4) << fen;
+}
+
+TEST(Perft, FenOfEveryOraclePositionRoundTrips) {
+    for (const auto& row : test::read_oracle("perft.tsv")) {
+        const Position pos = Position::from_fen(row.at("fen"));
+        EXPECT_EQ(Position::from_fen(pos.fen()), pos) << row.at("fen");
+    }
+}
