@@ -62,7 +62,7 @@ std::string ep_fault(const Position& pos) {
     Position before = pos;  // the pawn back on its origin, the opponent to move
     before.remove(pushed_pawn);
     before.put({~us, PAWN}, origin);
-    if (before.attacked(before.king(us), ~us))
+    if (before.pieces(us, KING) && before.attacked(before.king(us), ~us))
         return name + " is impossible: before " + square_name(origin) + "-" + square_name(pushed_pawn) + ", " +
                (us == WHITE ? "white" : "black") + " would already have been in check";
     return "";
