@@ -1,0 +1,53 @@
+// A directory of tables: the value and best move of any position whose table is present, whatever
+// the side to move, colour orientation, symmetric image or en passant right.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+
+#include "chess/move.hpp"
+#include "store/table.hpp"
+
+namespace retro {
+
+class ProbeError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Value for the side to move of pos, read from t, whose material is pos's or its colour swap.
+// Ignores the en passant right: see Tablebase::probe.
+Dtm probe_table(const Table& t, const Position& pos);
+
+// The mover's value of a move that leads to a position worth `next` to the opponent.
+constexpr Dtm value_through(Dtm next) { return is_draw(next) ? DTM_DRAW : Dtm(next + 1); }
+// Orders values for the side to move: quick wins first, quick losses last.
+int preference(Dtm v);
+
+class Tablebase {
+public:
+    explicit Tablebase(std::filesystem::path dir = {}) : dir_(std::move(dir)) {}
+
+    void add(std::shared_ptr<const Table> table);
+    // The table of this material or its colour swap, loaded from the directory on first use;
+    // nullptr when there is no such file. Throws StoreError for a corrupted file.
+    std::shared_ptr<const Table> find(const Material& m) const;
+
+    // Value of a legal position for its side to move. Bare kings are a draw. Throws ProbeError
+    // when the position's table is missing.
+    Dtm probe(const Position& pos) const;
+    // Value of each legal move for the mover, best first. Throws ProbeError like probe().
+    std::vector<std::pair<Move, Dtm>> rank_moves(const Position& pos) const;
+
+private:
+    Dtm probe_ignoring_ep(const Position& pos) const;
+
+    std::filesystem::path dir_;
+    mutable std::mutex mutex_;
+    mutable std::map<Material, std::shared_ptr<const Table>> tables_;
+};
+
+}  // namespace retro

@@ -1,0 +1,110 @@
+#include "solve/statistics.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
+#include <tbb/parallel_for.h>
+
+#include <sstream>
+
+#include "chess/movegen.hpp"
+
+namespace retro {
+
+int SideStatistics::longest_win() const {
+    for (int v = DTM_MAX; v >= 0; v -= 2)
+        if (is_win(Dtm(v)) && histogram[v]) return v;
+    return -1;
+}
+
+int SideStatistics::longest_loss() const {
+    for (int v = DTM_MAX - 1; v >= 0; v -= 2)
+        if (histogram[v]) return v;
+    return -1;
+}
+
+TableStatistics compute_statistics(const Table& table) {
+    TableStatistics out;
+    out.material = table.material();
+    out.entries_per_side = table.scheme.size();
+    for (Color side : {WHITE, BLACK}) {
+        tbb::combinable<SideStatistics> partial;
+        const auto& values = table.values[side];
+        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, values.size(), 1 << 14), [&](const auto& r) {
+            SideStatistics& s = partial.local();
+            Position pos;
+            for (uint64_t i = r.begin(); i < r.end(); ++i) {
+                if (!table.scheme.decode(i, pos)) continue;
+                pos.set_side_to_move(side);
+                if (!pos.illegality().empty()) continue;
+                const uint64_t w = uint64_t(table.scheme.weight(pos));
+                const Dtm v = values[i];
+                s.legal += w;
+                s.histogram[v] += w;
+                if (is_win(v)) s.wins += w;
+                if (is_loss(v)) s.losses += w;
+                if (v == 0) s.checkmates += w;
+                if (is_draw(v)) {
+                    s.draws += w;
+                    if (!pos.in_check(side) && !has_legal_move(pos)) s.stalemates += w;
+                }
+            }
+        });
+        partial.combine_each([&](const SideStatistics& s) {
+            auto& t = out.side[side];
+            t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
+            t.checkmates += s.checkmates, t.stalemates += s.stalemates;
+            for (int v = 0; v < 256; ++v) t.histogram[v] += s.histogram[v];
+        });
+    }
+    return out;
+}
+
+std::string format_histogram(const SideStatistics& s) {
+    std::ostringstream out;
+    const char* sep = "";
+    for (int parity : {1, 0})
+        for (int v = parity; v <= DTM_MAX; v += 2)
+            if (s.histogram[v]) {
+                out << sep << (parity ? "win" : "loss") << v << ':' << s.histogram[v];
+                sep = " ";
+            }
+    return out.str();
+}
+
+std::string format_text(const TableStatistics& s) {
+    std::ostringstream out;
+    out << s.material.name() << ": " << s.entries_per_side << " index entries per side to move\n";
+    for (Color c : {WHITE, BLACK}) {
+        const auto& t = s.side[c];
+        auto longest = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
+        out << "  " << (c == WHITE ? "white" : "black") << " to move: " << t.legal << " legal, " << t.wins
+            << " win, " << t.draws << " draw, " << t.losses << " loss; " << t.checkmates << " checkmated, "
+            << t.stalemates << " stalemated; longest win " << longest(t.longest_win()) << " plies, longest loss "
+            << longest(t.longest_loss()) << " plies\n"
+            << "    dtm histogram (plies:positions): " << format_histogram(t) << "\n";
+    }
+    return out.str();
+}
+
+std::string format_json(const TableStatistics& s) {
+    std::ostringstream out;
+    out << "{\"material\":\"" << s.material.name() << "\",\"entries_per_side\":" << s.entries_per_side;
+    for (Color c : {WHITE, BLACK}) {
+        const auto& t = s.side[c];
+        out << ",\"" << (c == WHITE ? "wtm" : "btm") << "\":{\"legal\":" << t.legal << ",\"win\":" << t.wins
+            << ",\"draw\":" << t.draws << ",\"loss\":" << t.losses << ",\"checkmated\":" << t.checkmates
+            << ",\"stalemated\":" << t.stalemates << ",\"longest_win\":" << t.longest_win()
+            << ",\"longest_loss\":" << t.longest_loss() << ",\"histogram\":{";
+        const char* sep = "";
+        for (int v = 0; v <= DTM_MAX; ++v)
+            if (t.histogram[v]) {
+                out << sep << '"' << (v % 2 ? "win" : "loss") << v << "\":" << t.histogram[v];
+                sep = ",";
+            }
+        out << "}}";
+    }
+    out << "}";
+    return out.str();
+}
+
+}  // namespace retro

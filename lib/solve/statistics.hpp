@@ -1,0 +1,32 @@
+// Statistics of a solved table, counted over all legal positions of the full board (each index
+// entry weighted by the symmetric images it stands for), so they compare with published figures.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "store/table.hpp"
+
+namespace retro {
+
+struct SideStatistics {
+    uint64_t legal = 0, wins = 0, draws = 0, losses = 0, checkmates = 0, stalemates = 0;
+    std::array<uint64_t, 256> histogram{};  // by stored value: odd = win in n, even = loss in n
+    int longest_win() const;   // -1 when there is no win
+    int longest_loss() const;  // -1 when there is no loss
+};
+
+struct TableStatistics {
+    Material material;
+    uint64_t entries_per_side = 0;
+    std::array<SideStatistics, 2> side;  // [side to move]
+};
+
+TableStatistics compute_statistics(const Table& table);
+
+std::string format_text(const TableStatistics& s);
+std::string format_json(const TableStatistics& s);
+// "win19:8 loss0:364 ...", wins ascending then losses ascending (as in shared/oracle).
+std::string format_histogram(const SideStatistics& s);
+
+}  // namespace retro

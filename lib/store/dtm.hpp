@@ -1,0 +1,26 @@
+// Stored values: distance to mate in plies for the side to move, one byte per position.
+//
+// An odd n is a win in n plies, an even n a loss in n plies (0 = checkmated), DTM_DRAW a draw
+// (and the value of index holes). 253 plies is the longest distance a byte can hold.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace retro {
+
+using Dtm = uint8_t;
+constexpr Dtm DTM_DRAW = 255;
+constexpr Dtm DTM_MAX = 253;
+
+constexpr bool is_win(Dtm v) { return v <= DTM_MAX && (v & 1); }
+constexpr bool is_loss(Dtm v) { return v <= DTM_MAX && !(v & 1); }
+constexpr bool is_draw(Dtm v) { return v > DTM_MAX; }
+
+// "win 19", "loss 0", "draw".
+inline std::string describe(Dtm v) {
+    if (is_draw(v)) return "draw";
+    return (is_win(v) ? "win " : "loss ") + std::to_string(v);
+}
+
+}  // namespace retro

@@ -1,0 +1,24 @@
+// A solved table in memory: the value of every index entry for each side to move.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "index/index_scheme.hpp"
+#include "store/dtm.hpp"
+
+namespace retro {
+
+struct Table {
+    explicit Table(const Material& m) : scheme(m) {
+        for (auto& v : values) v.assign(scheme.size(), DTM_DRAW);
+    }
+    const Material& material() const { return scheme.material(); }
+    // Value for the side to move of a position with exactly this table's material and orientation.
+    Dtm value(const Position& pos) const { return values[pos.side_to_move()][scheme.encode(pos)]; }
+
+    IndexScheme scheme;
+    std::array<std::vector<Dtm>, 2> values;  // [side to move][index]
+};
+
+}  // namespace retro
