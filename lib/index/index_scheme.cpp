@@ -89,7 +89,9 @@ bool IndexScheme::decode(uint64_t idx, Position& pos) const {
     const auto& kk = kings_->squares[idx];
     const Square wk = kk[0], bk = kk[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
+    const Color side_to_move = pos.side_to_move();
     pos = Position();
+    pos.set_side_to_move(side_to_move);
     pos.put({WHITE, KING}, wk);
     pos.put({BLACK, KING}, bk);
     Bitboard occupied = square_bb(wk) | square_bb(bk);
