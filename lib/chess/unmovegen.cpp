@@ -37,12 +37,18 @@ void generate_unmoves(const Position& pos, MoveList& list) {
             if (rank == 3 && !(occupied & square_bb(to - 2 * push))) candidates.push({to - 2 * push, to});
         }
     }
+    const Color stm = pos.side_to_move();
+    const Square king = pos.king(stm);
     for (const Move& m : candidates) {
-        const Position prev = predecessor(pos, m);
-        if (prev.in_check(pos.side_to_move())) continue;
+        // In the predecessor the side now to move must not be in check.
+        const PieceType t = pos.type_on(m.to);
+        const Bitboard before = (occupied ^ square_bb(m.to)) | square_bb(m.from);
+        if (pos.attackers(king, mover, before) & ~square_bb(m.to)) continue;
+        const Bitboard from_attacks = t == PAWN ? pawn_attacks(mover, m.from) : piece_attacks(t, m.from, before);
+        if (from_attacks & square_bb(king)) continue;
         // A double push leads here only if it grants exactly this position's en passant right.
         const bool double_push = m.to - m.from == 16 || m.from - m.to == 16;
-        if (double_push && pos.type_on(m.to) == PAWN && !(make_move(prev, m) == pos)) continue;
+        if (double_push && t == PAWN && !(make_move(predecessor(pos, m), m) == pos)) continue;
         list.push(m);
     }
 }

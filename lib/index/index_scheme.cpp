@@ -26,9 +26,12 @@ struct SymmetryTable {
 };
 const SymmetryTable SYMMETRY;
 
-// Square of a piece among the 62 the kings leave free, and back.
-inline int skip_kings(Square s, Square low, Square high) { return s - (s > low) - (s > high); }
-inline Square restore_kings(int r, Square low, Square high) {
+// A man's digit square: pieces count among the 62 squares the kings leave free, pawns among 48.
+inline int reduce(Square s, PieceType t, Square low, Square high) {
+    return t == PAWN ? s - 8 : s - (s > low) - (s > high);
+}
+inline Square expand(int r, PieceType t, Square low, Square high) {
+    if (t == PAWN) return r + 8;
     if (r >= low) ++r;
     if (r >= high) ++r;
     return r;
@@ -40,47 +43,72 @@ IndexScheme::IndexScheme(const Material& material)
     : material_(material),
       pawns_(material.has_pawns()),
       kings_(pawns_ ? &pawn_king_pairs() : &pawnless_king_pairs()) {
-    size_ = uint64_t(kings_->count);
+    slot_piece_[0] = {WHITE, KING};
+    slot_piece_[1] = {BLACK, KING};
+    slot_group_[0] = slot_group_[1] = -1;
     for (Color c : {WHITE, BLACK})
         for (int t = QUEEN; t <= PAWN; ++t) {
             const int k = material.count(c, PieceType(t));
             if (k == 0) continue;
             const int squares = t == PAWN ? 48 : 62;
-            groups_.push_back({c, PieceType(t), k, squares, BINOMIAL.c[squares][k]});
-            size_ *= groups_.back().size;
+            for (int i = 0; i < k; ++i) {
+                slot_piece_[men_ + i] = {c, PieceType(t)};
+                slot_group_[men_ + i] = int8_t(groups_.size());
+            }
+            groups_.push_back({c, PieceType(t), men_, k, squares, BINOMIAL.c[squares][k], 0});
+            men_ += k;
         }
+    size_ = uint64_t(kings_->count);
+    for (size_t g = groups_.size(); g-- > 0;) {
+        groups_[g].stride = size_ / uint64_t(kings_->count);
+        size_ *= groups_[g].size;
+    }
 }
 
-uint64_t IndexScheme::encode_oriented(const Position& pos, Symmetry first, Symmetry second) const {
-    auto map = [&](Square s) { return Square(SYMMETRY.sq[second][SYMMETRY.sq[first][s]]); };
-    const Square wk = map(pos.king(WHITE)), bk = map(pos.king(BLACK));
+uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low, Square high) const {
+    if (g.count == 1) return uint64_t(reduce(p.square[g.first_slot], g.type, low, high));
+    int sq[MAX_MEN];
+    for (int i = 0; i < g.count; ++i) {
+        sq[i] = reduce(p.square[g.first_slot + i], g.type, low, high);
+        for (int j = i; j > 0 && sq[j - 1] > sq[j]; --j) std::swap(sq[j - 1], sq[j]);  // groups are tiny
+    }
+    uint64_t rank = 0;
+    for (int i = 0; i < g.count; ++i) rank += BINOMIAL.c[sq[i]][i + 1];
+    return rank;
+}
+
+uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmetry second) const {
+    Placement q;
+    for (int s = 0; s < men_; ++s) q.square[s] = SYMMETRY.sq[second][SYMMETRY.sq[first][p.square[s]]];
+    const Square wk = q.square[0], bk = q.square[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     uint64_t idx = uint64_t(kings_->number[wk][bk]);
-    for (const Group& g : groups_) {
-        int sq[MAX_MEN];
-        int n = 0;
-        for (Bitboard b = pos.pieces(g.color, g.type); b;) {
-            const Square s = map(pop_lsb(b));
-            sq[n++] = g.type == PAWN ? s - 8 : skip_kings(s, low, high);
-        }
-        for (int i = 1; i < n; ++i)  // insertion sort: groups hold at most a few pieces
-            for (int j = i; j > 0 && sq[j - 1] > sq[j]; --j) std::swap(sq[j - 1], sq[j]);
-        uint64_t rank = 0;
-        for (int i = 0; i < n; ++i) rank += BINOMIAL.c[sq[i]][i + 1];
-        idx = idx * g.size + rank;
-    }
+    for (const Group& g : groups_) idx = idx * g.size + group_rank(g, q, low, high);
     return idx;
 }
 
-uint64_t IndexScheme::encode(const Position& pos) const {
-    const Square wk = pos.king(WHITE), bk = pos.king(BLACK);
+uint64_t IndexScheme::encode(const Placement& p) const {
+    const Square wk = p.square[0], bk = p.square[1];
     const Symmetry sym = kings_->symmetry[wk][bk];
-    uint64_t idx = encode_oriented(pos, sym, IDENTITY);
-    if (kings_->diagonal[wk][bk]) idx = std::min(idx, encode_oriented(pos, sym, TRANSPOSE));
+    uint64_t idx = encode_oriented(p, sym, IDENTITY);
+    if (kings_->diagonal[wk][bk]) idx = std::min(idx, encode_oriented(p, sym, TRANSPOSE));
     return idx;
 }
 
-bool IndexScheme::decode(uint64_t idx, Position& pos) const {
+uint64_t IndexScheme::encode(const Position& pos) const { return encode(to_placement(pos)); }
+
+uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, Square to) const {
+    Placement moved = p;
+    moved.square[slot] = to;
+    const Square wk = p.square[0], bk = p.square[1];
+    if (slot < 2 || kings_->diagonal[wk][bk]) return encode(moved);
+    // The kings stay put, so the orientation stays canonical: only this group's digit changes.
+    const Group& g = groups_[size_t(slot_group_[slot])];
+    const Square low = std::min(wk, bk), high = std::max(wk, bk);
+    return idx + (group_rank(g, moved, low, high) - group_rank(g, p, low, high)) * g.stride;
+}
+
+bool IndexScheme::decode(uint64_t idx, Placement& p) const {
     uint64_t ranks[2 * PIECE_TYPE_COUNT];
     for (size_t g = groups_.size(); g-- > 0;) {
         ranks[g] = idx % groups_[g].size;
@@ -89,33 +117,59 @@ bool IndexScheme::decode(uint64_t idx, Position& pos) const {
     const auto& kk = kings_->squares[idx];
     const Square wk = kk[0], bk = kk[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
-    const Color side_to_move = pos.side_to_move();
-    pos = Position();
-    pos.set_side_to_move(side_to_move);
-    pos.put({WHITE, KING}, wk);
-    pos.put({BLACK, KING}, bk);
+    p.square[0] = wk;
+    p.square[1] = bk;
     Bitboard occupied = square_bb(wk) | square_bb(bk);
     for (size_t g = 0; g < groups_.size(); ++g) {
         const Group& group = groups_[g];
         uint64_t rank = ranks[g];
         for (int i = group.count; i > 0; --i) {
-            int x = group.squares - 1;
-            while (BINOMIAL.c[x][i] > rank) --x;
+            int x = int(rank);  // C(x, 1) = x; for more men search down from the largest square
+            if (i > 1) {
+                x = group.squares - 1;
+                while (BINOMIAL.c[x][i] > rank) --x;
+            }
             rank -= BINOMIAL.c[x][i];
-            const Square s = group.type == PAWN ? x + 8 : restore_kings(x, low, high);
+            const Square s = expand(x, group.type, low, high);
             if (occupied & square_bb(s)) return false;
             occupied |= square_bb(s);
-            pos.put({group.color, group.type}, s);
+            p.square[group.first_slot + i - 1] = s;
         }
     }
-    return !kings_->diagonal[wk][bk] || encode_oriented(pos, IDENTITY, TRANSPOSE) >= encode_oriented(pos, IDENTITY, IDENTITY);
+    return !kings_->diagonal[wk][bk] || encode_oriented(p, IDENTITY, TRANSPOSE) >= encode_oriented(p, IDENTITY, IDENTITY);
+}
+
+bool IndexScheme::decode(uint64_t idx, Position& pos) const {
+    Placement p;
+    if (!decode(idx, p)) return false;
+    const Color side_to_move = pos.side_to_move();
+    pos = to_position(p);
+    pos.set_side_to_move(side_to_move);
+    return true;
+}
+
+Position IndexScheme::to_position(const Placement& p) const {
+    Position pos;
+    for (int s = 0; s < men_; ++s) pos.put(slot_piece_[s], p.square[s]);
+    return pos;
+}
+
+Placement IndexScheme::to_placement(const Position& pos) const {
+    Placement p;
+    p.square[0] = pos.king(WHITE);
+    p.square[1] = pos.king(BLACK);
+    for (const Group& g : groups_) {
+        int slot = g.first_slot;
+        for (Bitboard b = pos.pieces(g.color, g.type); b;) p.square[slot++] = pop_lsb(b);
+    }
+    return p;
 }
 
 int IndexScheme::weight(const Position& canonical) const {
     if (pawns_) return 2;
-    const Square wk = canonical.king(WHITE), bk = canonical.king(BLACK);
-    if (kings_->diagonal[wk][bk] &&
-        encode_oriented(canonical, IDENTITY, TRANSPOSE) == encode_oriented(canonical, IDENTITY, IDENTITY))
+    const Placement p = to_placement(canonical);
+    if (kings_->diagonal[p.square[0]][p.square[1]] &&
+        encode_oriented(p, IDENTITY, TRANSPOSE) == encode_oriented(p, IDENTITY, IDENTITY))
         return 4;
     return 8;
 }

@@ -7,6 +7,7 @@
 // non-canonical twins of diagonal-symmetric placements, are holes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +16,12 @@
 
 namespace retro {
 
+// The squares of a material's men in slot order: white king, black king, then the groups of
+// identical pieces (white Q R B N P, then black Q R B N P).
+struct Placement {
+    std::array<Square, MAX_MEN> square{};
+};
+
 class IndexScheme {
 public:
     explicit IndexScheme(const Material& material);
@@ -22,12 +29,28 @@ public:
     const Material& material() const { return material_; }
     uint64_t size() const { return size_; }
     bool has_pawns() const { return pawns_; }
+    int men() const { return men_; }
+    Piece piece_of_slot(int slot) const { return slot_piece_[slot]; }
 
     // Index of a position with this material (side to move and en passant are not part of it).
     uint64_t encode(const Position& pos) const;
-    // Places the pieces of entry idx, in canonical orientation, into pos (side to move untouched).
-    // Returns false for a hole: colliding pieces or the non-canonical twin of another entry.
+    uint64_t encode(const Placement& p) const;
+    // Index after the man in `slot` of the canonical placement p (decoded from entry idx) moves to
+    // the empty square `to`. Cheap when a piece other than a king moves.
+    uint64_t encode_moved(uint64_t idx, const Placement& p, int slot, Square to) const;
+
+    // True when both kings stand on the a1-h8 diagonal of a pawnless placement, where a move of any
+    // man may change the orientation (encode_moved then re-orients).
+    bool kings_on_diagonal(const Placement& p) const { return kings_->diagonal[p.square[0]][p.square[1]]; }
+
+    // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
+    // men or the non-canonical twin of another entry.
+    bool decode(uint64_t idx, Placement& p) const;
+    // The same into a position (side to move untouched, no en passant square).
     bool decode(uint64_t idx, Position& pos) const;
+    Position to_position(const Placement& p) const;
+    Placement to_placement(const Position& pos) const;
+
     // How many board positions (symmetric images) the entry of this canonical position stands for.
     int weight(const Position& canonical) const;
 
@@ -35,17 +58,23 @@ private:
     struct Group {
         Color color;
         PieceType type;
+        int first_slot;
         int count;
         int squares;  // 62 for pieces, 48 for pawns
         uint64_t size;
+        uint64_t stride;  // product of the sizes of the groups after this one
     };
 
-    uint64_t encode_oriented(const Position& pos, Symmetry first, Symmetry second) const;
+    uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const;
+    uint64_t encode_oriented(const Placement& p, Symmetry first, Symmetry second) const;
 
     Material material_;
     bool pawns_;
+    int men_ = 2;
     const KingPairs* kings_;
     std::vector<Group> groups_;
+    std::array<Piece, MAX_MEN> slot_piece_{};
+    std::array<int8_t, MAX_MEN> slot_group_{};
     uint64_t size_ = 0;
 };
 
