@@ -63,71 +63,68 @@ struct BadFen {
     const char* message;  // a substring of the error message
 };
 
-class BadFenTest : public testing::TestWithParam<BadFen> {};
-
-TEST_P(BadFenTest, RejectedWithClearMessage) {
-    const BadFen& bad = GetParam();
-    const std::string message = fen_error(bad.fen);
-    ASSERT_FALSE(message.empty()) << "accepted: " << bad.fen;
-    EXPECT_NE(message.find(bad.message), std::string::npos)
-        << "FEN: " << bad.fen << "\nmessage: " << message << "\nexpected to contain: " << bad.message;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Fen, BadFenTest,
-    testing::Values(
+// Each bad FEN is rejected with a PositionError whose message says what is wrong.
+TEST(Fen, BadFenRejectedWithClearMessage) {
+    const BadFen cases[] = {
         // field count
-        BadFen{"", "this one has 0"},
-        BadFen{"8/8/8/8/8/8/8/K1k5 w -", "a FEN has 4 or 6 fields, this one has 3"},
-        BadFen{"8/8/8/8/8/8/8/K1k5 w - - 0", "this one has 5"},
-        BadFen{"8/8/8/8/8/8/8/K1k5 w - - 0 1 x", "this one has 7"},
+        {"", "this one has 0"},
+        {"8/8/8/8/8/8/8/K1k5 w -", "a FEN has 4 or 6 fields, this one has 3"},
+        {"8/8/8/8/8/8/8/K1k5 w - - 0", "this one has 5"},
+        {"8/8/8/8/8/8/8/K1k5 w - - 0 1 x", "this one has 7"},
         // piece letters
-        BadFen{"8/8/8/8/8/8/8/K1k4X w - - 0 1", "bad piece letter 'X'"},
-        BadFen{"8/8/8/8/8/8/8/K1k3x1 w - - 0 1", "bad piece letter 'x'"},
-        BadFen{"8/8/8/8/8/8/8/K1k5_ w - - 0 1", "bad piece letter '_'"},
+        {"8/8/8/8/8/8/8/K1k4X w - - 0 1", "bad piece letter 'X'"},
+        {"8/8/8/8/8/8/8/K1k3x1 w - - 0 1", "bad piece letter 'x'"},
+        {"8/8/8/8/8/8/8/K1k5_ w - - 0 1", "bad piece letter '_'"},
         // kings
-        BadFen{"8/8/8/8/8/8/8/K7 w - - 0 1", "the black king is missing"},
-        BadFen{"8/8/8/8/8/8/8/k7 b - - 0 1", "the white king is missing"},
-        BadFen{"8/8/8/8/8/8/8/8 w - - 0 1", "king is missing"},
-        BadFen{"8/8/8/8/8/8/8/K1k1K3 w - - 0 1", "white has 2 kings"},
-        BadFen{"k7/8/8/8/8/8/8/K1k5 w - - 0 1", "black has 2 kings"},
+        {"8/8/8/8/8/8/8/K7 w - - 0 1", "the black king is missing"},
+        {"8/8/8/8/8/8/8/k7 b - - 0 1", "the white king is missing"},
+        {"8/8/8/8/8/8/8/8 w - - 0 1", "king is missing"},
+        {"8/8/8/8/8/8/8/K1k1K3 w - - 0 1", "white has 2 kings"},
+        {"k7/8/8/8/8/8/8/K1k5 w - - 0 1", "black has 2 kings"},
         // pawns on the back ranks
-        BadFen{"8/8/8/8/8/8/8/K1k2P2 w - - 0 1", "a pawn stands on the first or last rank"},
-        BadFen{"8/8/8/8/8/8/8/K1k2p2 w - - 0 1", "a pawn stands on the first or last rank"},
-        BadFen{"5P2/8/8/8/8/8/8/K1k5 w - - 0 1", "a pawn stands on the first or last rank"},
-        BadFen{"5p2/8/8/8/8/8/8/K1k5 b - - 0 1", "a pawn stands on the first or last rank"},
+        {"8/8/8/8/8/8/8/K1k2P2 w - - 0 1", "a pawn stands on the first or last rank"},
+        {"8/8/8/8/8/8/8/K1k2p2 w - - 0 1", "a pawn stands on the first or last rank"},
+        {"5P2/8/8/8/8/8/8/K1k5 w - - 0 1", "a pawn stands on the first or last rank"},
+        {"5p2/8/8/8/8/8/8/K1k5 b - - 0 1", "a pawn stands on the first or last rank"},
         // the side not to move in check
-        BadFen{"k6R/8/8/8/8/8/8/K7 w - - 0 1", "the side not to move (black) is in check"},
-        BadFen{"K6r/8/8/8/8/8/8/k7 b - - 0 1", "the side not to move (white) is in check"},
-        BadFen{"8/8/8/8/8/8/1k6/K7 w - - 0 1", "the side not to move (black) is in check"},  // kings touch
+        {"k6R/8/8/8/8/8/8/K7 w - - 0 1", "the side not to move (black) is in check"},
+        {"K6r/8/8/8/8/8/8/k7 b - - 0 1", "the side not to move (white) is in check"},
+        {"8/8/8/8/8/8/1k6/K7 w - - 0 1", "the side not to move (black) is in check"},  // kings touch
         // impossible en passant squares: wrong rank
-        BadFen{"4k3/8/8/3pP3/8/8/8/4K3 w - d5 0 1", "en passant square d5 is on the wrong rank"},
-        BadFen{"4k3/8/8/3pP3/8/8/8/4K3 w - d3 0 1", "en passant square d3 is on the wrong rank"},
-        BadFen{"4k3/8/8/8/3Pp3/8/8/4K3 b - d6 0 1", "en passant square d6 is on the wrong rank"},
+        {"4k3/8/8/3pP3/8/8/8/4K3 w - d5 0 1", "en passant square d5 is on the wrong rank"},
+        {"4k3/8/8/3pP3/8/8/8/4K3 w - d3 0 1", "en passant square d3 is on the wrong rank"},
+        {"4k3/8/8/8/3Pp3/8/8/4K3 b - d6 0 1", "en passant square d6 is on the wrong rank"},
         // no pawn that could have made the double push
-        BadFen{"4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1", "needs a black pawn on d5"},
-        BadFen{"4k3/8/8/3PP3/8/8/8/4K3 w - d6 0 1", "needs a black pawn on d5"},  // a white pawn there
-        BadFen{"4k3/8/8/3nP3/8/8/8/4K3 w - d6 0 1", "needs a black pawn on d5"},  // a knight there
-        BadFen{"4k3/8/8/8/4p3/8/8/4K3 b - d3 0 1", "needs a white pawn on d4"},
+        {"4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1", "needs a black pawn on d5"},
+        {"4k3/8/8/3PP3/8/8/8/4K3 w - d6 0 1", "needs a black pawn on d5"},  // a white pawn there
+        {"4k3/8/8/3nP3/8/8/8/4K3 w - d6 0 1", "needs a black pawn on d5"},  // a knight there
+        {"4k3/8/8/8/4p3/8/8/4K3 b - d3 0 1", "needs a white pawn on d4"},
         // the squares the pawn passed must be empty
-        BadFen{"4k3/8/3n4/3pP3/8/8/8/4K3 w - d6 0 1", "d6 must be empty"},
-        BadFen{"4k3/3n4/8/3pP3/8/8/8/4K3 w - d6 0 1", "d7 must be empty"},
-        BadFen{"4k3/8/8/8/3Pp3/3N4/8/4K3 b - d3 0 1", "d3 must be empty"},
-        BadFen{"4k3/8/8/8/3Pp3/8/3N4/4K3 b - d3 0 1", "d2 must be empty"},
+        {"4k3/8/3n4/3pP3/8/8/8/4K3 w - d6 0 1", "d6 must be empty"},
+        {"4k3/3n4/8/3pP3/8/8/8/4K3 w - d6 0 1", "d7 must be empty"},
+        {"4k3/8/8/8/3Pp3/3N4/8/4K3 b - d3 0 1", "d3 must be empty"},
+        {"4k3/8/8/8/3Pp3/8/3N4/4K3 b - d3 0 1", "d2 must be empty"},
         // the double push could not have been played: white was in check before it
-        BadFen{"4k3/8/8/r2p3K/8/8/8/8 w - d6 0 1", "white would already have been in check"},
-        BadFen{"bad FEN/8/8/8/8/8/8/K1k5 w - - 0 1", "fields"},
-        BadFen{"4k3/8/8/3pP3/8/8/8/4K3 w - z9 0 1", "bad en passant square 'z9'"},
+        {"4k3/8/8/r2p3K/8/8/8/8 w - d6 0 1", "white would already have been in check"},
         // castling rights
-        BadFen{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling rights ('KQkq')"},
-        BadFen{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "castling rights ('K')"},
+        {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling rights ('KQkq')"},
+        {"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "castling rights ('K')"},
         // ranks of the wrong length, or the wrong number of ranks
-        BadFen{"8/8/8/8/8/8/8/K1k4 w - - 0 1", "rank 1 does not have 8 squares"},
-        BadFen{"8/8/8/7/8/8/8/K1k5 w - - 0 1", "rank 5 does not have 8 squares"},
-        BadFen{"8/8/8/8/8/8/8/K1k6 w - - 0 1", "rank 1 has more than 8 squares"},
-        BadFen{"8/8/8/8/ppppppppp/8/8/K1k5 w - - 0 1", "rank 4 has more than 8 squares"},
-        BadFen{"8/8/8/8/8/8/K1k5 w - - 0 1", "7 ranks, not 8"},
-        BadFen{"8/8/8/8/8/8/8/8/K1k5 w - - 0 1", "more than 8 ranks"},
+        {"8/8/8/8/8/8/8/K1k4 w - - 0 1", "rank 1 does not have 8 squares"},
+        {"8/8/8/7/8/8/8/K1k5 w - - 0 1", "rank 5 does not have 8 squares"},
+        {"8/8/8/8/8/8/8/K1k6 w - - 0 1", "rank 1 has more than 8 squares"},
+        {"8/8/8/8/ppppppppp/8/8/K1k5 w - - 0 1", "rank 4 has more than 8 squares"},
+        {"8/8/8/8/8/8/K1k5 w - - 0 1", "7 ranks, not 8"},
+        {"8/8/8/8/8/8/8/8/K1k5 w - - 0 1", "more than 8 ranks"},
         // other fields
-        BadFen{"8/8/8/8/8/8/8/K1k5 x - - 0 1", "side to move must be 'w' or 'b'"},
-        BadFen{"8/8/8/8/8/8/8/K1k5 w - - a 1", "move counters must be numbers"}));
+        {"bad FEN/8/8/8/8/8/8/K1k5 w - - 0 1", "fields"},
+        {"4k3/8/8/3pP3/8/8/8/4K3 w - z9 0 1", "bad en passant square 'z9'"},
+        {"8/8/8/8/8/8/8/K1k5 x - - 0 1", "side to move must be 'w' or 'b'"},
+        {"8/8/8/8/8/8/8/K1k5 w - - a 1", "move counters must be numbers"}};
+    for (const BadFen& bad : cases) {
+        const std::string message = fen_error(bad.fen);
+        EXPECT_FALSE(message.empty()) << "accepted: " << bad.fen;
+        EXPECT_NE(message.find(bad.message), std::string::npos)
+            << "FEN: " << bad.fen << "\nmessage: " << message << "\nexpected to contain: " << bad.message;
+    }
+}
