@@ -8,12 +8,15 @@
 
 namespace retro {
 
+// Trivially constructible so that move lists cost nothing to create.
 struct Move {
-    Square from = NO_SQUARE;
-    Square to = NO_SQUARE;
-    PieceType promotion = NO_PIECE_TYPE;
-    bool capture = false;
-    bool en_passant = false;
+    Move() = default;
+    constexpr Move(Square f, Square t, PieceType promo = NO_PIECE_TYPE, bool capt = false, bool ep = false)
+        : from(uint8_t(f)), to(uint8_t(t)), promotion(promo), capture(capt), en_passant(ep) {}
+    uint8_t from, to;
+    PieceType promotion;
+    bool capture;
+    bool en_passant;
     friend bool operator==(const Move&, const Move&) = default;
 };
 

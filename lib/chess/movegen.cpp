@@ -31,13 +31,14 @@ void add_pawn_move(MoveList& list, Square from, Square to, bool capture) {
 void generate_pseudo_legal(const Position& pos, MoveList& list) {
     const Color us = pos.side_to_move();
     const Bitboard own = pos.pieces(us), enemy = pos.pieces(~us), occupied = pos.occupied();
-    for (Bitboard b = own & ~pos.pieces(PAWN); b;) {
-        const Square from = pop_lsb(b);
-        for (Bitboard t = piece_attacks(pos.type_on(from), from, occupied) & ~own; t;) {
-            const Square to = pop_lsb(t);
-            list.push({from, to, NO_PIECE_TYPE, (enemy & square_bb(to)) != 0, false});
+    for (int type = KING; type < PAWN; ++type)
+        for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
+            const Square from = pop_lsb(b);
+            for (Bitboard t = piece_attacks(PieceType(type), from, occupied) & ~own; t;) {
+                const Square to = pop_lsb(t);
+                list.push({from, to, NO_PIECE_TYPE, (enemy & square_bb(to)) != 0, false});
+            }
         }
-    }
     const int push = pawn_push(us);
     for (Bitboard b = pos.pieces(us, PAWN); b;) {
         const Square from = pop_lsb(b);
@@ -57,10 +58,12 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
 }  // namespace
 
 void generate_legal_moves(const Position& pos, MoveList& list) {
-    MoveList pseudo;
-    generate_pseudo_legal(pos, pseudo);
-    for (const Move& m : pseudo)
-        if (keeps_king_safe(pos, m)) list.push(m);
+    const int first = list.size;
+    generate_pseudo_legal(pos, list);
+    int kept = first;
+    for (int i = first; i < list.size; ++i)
+        if (keeps_king_safe(pos, list.moves[i])) list.moves[kept++] = list.moves[i];
+    list.size = kept;
 }
 
 bool has_legal_ep_capture(const Position& pos) {

@@ -23,11 +23,12 @@ void generate_unmoves(const Position& pos, MoveList& list) {
         const Square to = pos.ep_square() - pawn_push(pos.side_to_move());
         candidates.push({to + 2 * pawn_push(pos.side_to_move()), to});
     } else {
-        for (Bitboard b = pos.pieces(mover) & ~pos.pieces(PAWN); b;) {
-            const Square to = pop_lsb(b);
-            for (Bitboard f = piece_attacks(pos.type_on(to), to, occupied) & ~occupied; f;)
-                candidates.push({pop_lsb(f), to});
-        }
+        for (int t = KING; t < PAWN; ++t)
+            for (Bitboard b = pos.pieces(mover, PieceType(t)); b;) {
+                const Square to = pop_lsb(b);
+                for (Bitboard f = piece_attacks(PieceType(t), to, occupied) & ~occupied; f;)
+                    candidates.push({pop_lsb(f), to});
+            }
         const int push = pawn_push(mover);
         for (Bitboard b = pos.pieces(mover, PAWN); b;) {
             const Square to = pop_lsb(b);
