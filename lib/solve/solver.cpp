@@ -1,13 +1,13 @@
 #include "solve/solver.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <chrono>
 #include <ostream>
 
-#include "bitmap/bitmap.hpp"
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
 #include "solve/dependencies.hpp"
@@ -41,7 +41,9 @@ public:
             tables_.push_back(std::move(t));
         }
     }
+    // Value for the side to move of a position after a capture or promotion (en passant right included).
     Dtm probe(const Position& pos) const {
+        if (has_legal_ep_capture(pos)) return probe_with_ep(pos);
         const Material m = Material::of(pos);
         if (m.total() == 2) return DTM_DRAW;
         const Material canonical = m.canonical();
@@ -51,6 +53,20 @@ public:
     }
 
 private:
+    Dtm probe_with_ep(const Position& pos) const {
+        Position plain = pos;
+        plain.set_ep_square(NO_SQUARE);
+        Dtm best = probe(plain);
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        for (const Move& m : moves)
+            if (m.en_passant) {
+                const Dtm v = value_through(probe(make_move(pos, m)));
+                if (preference(v) > preference(best)) best = v;
+            }
+        return best;
+    }
+
     std::vector<std::shared_ptr<const Table>> tables_;
 };
 
@@ -89,29 +105,33 @@ struct IndexList {
     }
 };
 
+// A double push after which the opponent may capture en passant. The position reached is not an
+// index entry (entries carry no en passant right): its value is the better, for the opponent, of
+// entry `next` and `capture`, the opponent's best en passant capture.
+struct EnPassantEdge {
+    uint64_t from;  // the entry (side to move pushes)
+    uint64_t next;  // the entry reached, without the right (opponent to move)
+    Dtm capture;
+};
+
 class Solver {
 public:
     Solver(const Material& m, const Tablebase& tb, const SolveOptions& options)
         : table_(std::make_unique<Table>(m)), subtables_(m, tb), options_(options) {
-        const uint64_t n = scheme().size();
-        if (counters_mode())
-            for (auto& c : counters_) c.assign(n, 0);
-        else
-            for (auto& c : candidates_) c = Bitmap(n);
+        for (auto& c : counters_) c.assign(scheme().size(), 0);
     }
 
     std::unique_ptr<Table> run() {
-        const auto start = std::chrono::steady_clock::now();
+        start_ = std::chrono::steady_clock::now();
         initial_pass();
-        report("initial pass", start);
+        report("captures, mates and stalemates");
+        promotion_pass();
+        report("promotions");
         for (int n = 0; n <= max_value_.load(); ++n) {
             if (n % 2 == 0)
                 mark_wins_before_losses(Dtm(n));
-            else if (counters_mode())
-                count_down_before_wins(Dtm(n));
             else
-                find_losses_before_wins(Dtm(n));
-            report("ply " + std::to_string(n + 1), start);
+                count_down_before_wins(Dtm(n));
         }
         for (auto& values : table_->values)
             for (Dtm& v : values)
@@ -121,7 +141,6 @@ public:
 
 private:
     const IndexScheme& scheme() const { return table_->scheme; }
-    bool counters_mode() const { return options_.loss_test == LossTest::Counters; }
 
     template <class F>
     void for_each_entry(F&& f) {
@@ -146,10 +165,12 @@ private:
         return true;
     }
 
-    // Adds the index reached when the man on `from` moves to `to`.
+    // The index reached when the man on `from` moves to `to`.
+    uint64_t moved_index(const Entry& e, Square from, Square to) const {
+        return scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to);
+    }
     void add_moved(IndexList& list, const Entry& e, Square from, Square to) const {
-        const int slot = e.slot_on(from, scheme().men());
-        list.add(scheme().encode_moved(e.index, e.placement, slot, to), slot < 2 || e.diagonal);
+        list.add(moved_index(e, from, to), e.diagonal || e.pos.type_on(from) == KING);
     }
 
     IndexList predecessors(const Entry& e) const {
@@ -158,6 +179,22 @@ private:
         IndexList out;
         for (const Move& m : unmoves) add_moved(out, e, m.to, m.from);
         return out;
+    }
+
+    // Folds the value of one move that leaves the table into a win bound or a never-lost mark.
+    static void fold_exit(Dtm reached, Dtm& best_win, bool& drawn) {
+        if (is_loss(reached))
+            best_win = std::min<Dtm>(best_win, reached + 1);
+        else if (is_draw(reached))
+            drawn = true;
+    }
+    void apply_exits(Dtm& value, Dtm best_win, bool drawn) {
+        if (best_win != DTM_DRAW && (!is_win(value) || best_win < value)) {
+            value = best_win;
+            raise_max(best_win);
+        } else if (drawn && value == DTM_DRAW) {
+            value = NOT_LOST;
+        }
     }
 
     // The longest win for the opponent among the moves that leave the table (-1 if none), or
@@ -173,12 +210,25 @@ private:
         return longest;
     }
 
-    // Mates, stalemates, and the moves that leave the table: a capture or promotion into a lost
-    // sub-table position is a win bound, into a drawn one makes the position never lost. Counts
-    // the distinct quiet successors for the loss test.
+    // A position whose every move leaves the table and loses is lost at once: no quiet successor
+    // will ever report to it.
+    void settle_if_only_losing_exits(Color side, const Entry& e, const MoveList& moves) {
+        if (moves.size == 0) return;  // stalemate
+        const int longest = longest_exit_win(e.pos, moves);
+        if (longest == DTM_DRAW) return;
+        table_->values[side][e.index] = Dtm(longest + 1);
+        raise_max(longest + 1);
+    }
+
+    static bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
+
+    // Mates and stalemates; captures into sub-tables (a capture into a lost position is a win
+    // bound, into a drawn one makes the position never lost); the counter of distinct quiet
+    // successors for the loss test; double pushes that grant en passant.
     void initial_pass() {
         for (Color side : {WHITE, BLACK}) {
             auto& values = table_->values[side];
+            tbb::combinable<std::vector<EnPassantEdge>> edges;
             for_each_entry([&](uint64_t i) {
                 Entry e;
                 if (!load_entry(side, i, e) || !e.pos.illegality().empty()) return;
@@ -188,165 +238,178 @@ private:
                     if (e.pos.in_check(side)) values[i] = 0;
                     return;
                 }
-                Dtm best = DTM_DRAW;
-                bool drawn_exit = false;
+                Dtm best_win = DTM_DRAW;
+                bool drawn = false, any_promotion = false;
                 IndexList quiet;
+                int ep_edges = 0;
                 for (const Move& m : moves) {
-                    if (!leaves_table(m)) {
-                        if (counters_mode()) add_moved(quiet, e, m.from, m.to);
-                        continue;
+                    if (promotes(m)) {
+                        any_promotion = true;  // the promotion pass takes these
+                    } else if (leaves_table(m)) {
+                        fold_exit(subtables_.probe(make_move(e.pos, m)), best_win, drawn);
+                    } else if (const Position next = make_move(e.pos, m); next.ep_square() != NO_SQUARE) {
+                        edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
+                        ++ep_edges;
+                    } else {
+                        add_moved(quiet, e, m.from, m.to);
                     }
-                    const Dtm v = subtables_.probe(make_move(e.pos, m));
-                    if (is_loss(v))
-                        best = std::min<Dtm>(best, v + 1);
-                    else if (is_draw(v))
-                        drawn_exit = true;
                 }
-                if (best != DTM_DRAW) {
-                    values[i] = best;
-                    raise_max(best);
-                } else if (drawn_exit) {
-                    values[i] = NOT_LOST;
-                } else {
-                    settle_if_only_exits(side, e, moves);
-                }
-                if (counters_mode()) counters_[side][i] = uint8_t(quiet.size);
+                counters_[side][i] = uint8_t(quiet.size + ep_edges);
+                apply_exits(values[i], best_win, drawn);
+                if (counters_[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
+                    settle_if_only_losing_exits(side, e, moves);
+            });
+            edges.combine_each([&](const auto& v) { ep_edges_[side].insert(ep_edges_[side].end(), v.begin(), v.end()); });
+        }
+    }
+
+    // The value, for the side to move in pos, of its best en passant capture.
+    Dtm best_en_passant(const Position& pos) const {
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        Dtm best = DTM_DRAW;
+        int best_preference = -100000;
+        for (const Move& m : moves)
+            if (m.en_passant) {
+                const Dtm v = value_through(subtables_.probe(make_move(pos, m)));
+                if (preference(v) > best_preference) best_preference = preference(v), best = v;
+            }
+        return best;
+    }
+
+    // Pawns that promote leave for the table with a queen, rook, bishop or knight in their place
+    // (a smaller one when they capture as they promote): win bounds or never-lost marks, as captures.
+    void promotion_pass() {
+        for (Color side : {WHITE, BLACK}) {
+            if (!scheme().material().count(side, PAWN)) continue;
+            auto& values = table_->values[side];
+            const Bitboard seventh = side == WHITE ? RANK_8 >> 8 : RANK_1 << 8;
+            for_each_entry([&](uint64_t i) {
+                Entry e;
+                if (!load_entry(side, i, e) || !(e.pos.pieces(side, PAWN) & seventh)) return;
+                if (!e.pos.illegality().empty() || values[i] == 0) return;
+                MoveList moves;
+                generate_legal_moves(e.pos, moves);
+                Dtm best_win = DTM_DRAW;
+                bool drawn = false;
+                for (const Move& m : moves)
+                    if (promotes(m)) fold_exit(subtables_.probe(make_move(e.pos, m)), best_win, drawn);
+                apply_exits(values[i], best_win, drawn);
+                if (counters_[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
             });
         }
     }
 
-    static bool has_quiet_move(const MoveList& moves) {
-        for (const Move& m : moves)
-            if (!leaves_table(m)) return true;
-        return false;
-    }
-
-    // Every move leaves the table and loses: lost now, no quiet successor will ever report.
-    void settle_if_only_exits(Color side, const Entry& e, const MoveList& moves) {
-        if (has_quiet_move(moves)) return;
-        const int longest = longest_exit_win(e.pos, moves);
-        if (longest == DTM_DRAW) return;
-        table_->values[side][e.index] = Dtm(longest + 1);
-        raise_max(longest + 1);
-    }
-
+    // Calls f(entry) for every entry of `side` whose value is n; returns how many there were.
     template <class F>
-    void for_each_with_value(Color side, Dtm n, F&& f) {
+    uint64_t for_each_with_value(Color side, Dtm n, F&& f) {
         const auto& values = table_->values[side];
-        for_each_entry([&](uint64_t i) {
-            if (values[i] != n) return;
-            Entry e;
-            load_entry(side, i, e);
-            f(e);
+        std::atomic<uint64_t> count{0};
+        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+            uint64_t found = 0;
+            for (uint64_t i = r.begin(); i < r.end(); ++i) {
+                if (values[i] != n) continue;
+                Entry e;
+                load_entry(side, i, e);
+                f(e);
+                ++found;
+            }
+            count += found;
         });
+        return count;
+    }
+
+    // Sets `value` (of an unsettled position) to the win `win` if that is quicker.
+    static void offer_win(Dtm& value, Dtm win) {
+        const Dtm old = load(value);
+        if (old == DTM_DRAW || old == NOT_LOST || (is_win(old) && old > win)) store(value, win);
     }
 
     // Ply n even: every predecessor of a position lost in n plies wins in n + 1.
     void mark_wins_before_losses(Dtm n) {
+        uint64_t found = 0;
         for (Color side : {WHITE, BLACK}) {
             auto& theirs = table_->values[~side];
-            for_each_with_value(side, n, [&](const Entry& e) {
+            found += for_each_with_value(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
-                for (int k = 0; k < preds.size; ++k) {
-                    Dtm& v = theirs[preds.items[k]];
-                    const Dtm old = load(v);
-                    if (old == DTM_DRAW || old == NOT_LOST || (is_win(old) && old > n + 1)) store(v, Dtm(n + 1));
-                }
+                for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], Dtm(n + 1));
             });
+            // A double push into this loss wins too, unless en passant saves the opponent.
+            auto& ours = table_->values[side];
+            for (const EnPassantEdge& edge : ep_edges_[~side])
+                if (load(ours[edge.next]) == n && is_loss(edge.capture)) {
+                    const int win = std::max<int>(n, edge.capture) + 1;
+                    raise_max(win);
+                    offer_win(theirs[edge.from], Dtm(win));
+                }
         }
         raise_max(n + 1);
+        report_ply(n, found);
     }
 
-    // The loss distance once every quiet move is known to reach a win of at most n plies.
-    Dtm loss_after_all_moves_lose(Color side, uint64_t i, Dtm n) const {
+    // One more move of entry p (of `side`) is known to reach a win for the opponent, the last of
+    // them in n plies; when none is left the position is lost.
+    void count_down(Color side, uint64_t p, Dtm n) {
+        Dtm& value = table_->values[side][p];
+        if (load(value) != DTM_DRAW) return;
+        if (std::atomic_ref<uint8_t>(counters_[side][p]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
         Entry e;
-        load_entry(side, i, e);
+        load_entry(side, p, e);
         MoveList moves;
         generate_legal_moves(e.pos, moves);
-        return Dtm(std::max<int>(n, longest_exit_win(e.pos, moves)) + 1);
+        const int loss = std::max<int>(n, longest_exit_win(e.pos, moves)) + 1;
+        raise_max(loss);
+        store(value, Dtm(loss));
     }
 
-    // Ply n odd, counters: each predecessor of a position won in n plies has one move fewer that
-    // may avoid losing; at zero it is lost.
+    // Ply n odd: each predecessor of a position won in n plies has one move fewer that may avoid
+    // losing; at zero it is lost.
     void count_down_before_wins(Dtm n) {
+        uint64_t found = 0;
         for (Color side : {WHITE, BLACK}) {
-            auto& theirs = table_->values[~side];
-            auto& counters = counters_[~side];
-            for_each_with_value(side, n, [&](const Entry& e) {
+            found += for_each_with_value(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
-                for (int k = 0; k < preds.size; ++k) {
-                    const uint64_t p = preds.items[k];
-                    if (load(theirs[p]) != DTM_DRAW) continue;
-                    if (std::atomic_ref<uint8_t>(counters[p]).fetch_sub(1, std::memory_order_relaxed) != 1) continue;
-                    const Dtm loss = loss_after_all_moves_lose(~side, p, n);
-                    raise_max(loss);
-                    store(theirs[p], loss);
-                }
+                for (int k = 0; k < preds.size; ++k) count_down(~side, preds.items[k], n);
             });
-        }
-    }
-
-    // Ply n odd, forward test: predecessors of positions won in n plies become candidates; a
-    // candidate whose every move reaches a settled win for the opponent is lost.
-    void find_losses_before_wins(Dtm n) {
-        for (Color side : {WHITE, BLACK}) {
+            // A double push reaches a win for the opponent once either the entry behind it or
+            // the en passant capture wins for them: count it at the first of the two.
             const auto& theirs = table_->values[~side];
-            Bitmap& candidates = candidates_[~side];
-            candidates.clear();
-            for_each_with_value(side, n, [&](const Entry& e) {
-                const IndexList preds = predecessors(e);
-                for (int k = 0; k < preds.size; ++k)
-                    if (load(theirs[preds.items[k]]) == DTM_DRAW) candidates.set_atomic(preds.items[k]);
-            });
+            for (const EnPassantEdge& edge : ep_edges_[side]) {
+                const Dtm next = load(theirs[edge.next]);
+                const int via_next = is_win(next) && next <= n ? next : 1000;
+                const int via_capture = is_win(edge.capture) ? edge.capture : 1000;
+                if (std::min(via_next, via_capture) == n) count_down(side, edge.from, n);
+            }
         }
-        for (Color side : {WHITE, BLACK}) {
-            const Bitmap& candidates = candidates_[side];
-            tbb::parallel_for(tbb::blocked_range<uint64_t>(0, candidates.word_count(), GRAIN / 64), [&](const auto& r) {
-                candidates.for_each_set(r.begin(), r.end(), [&](uint64_t i) {
-                    const Dtm loss = forward_loss_test(side, i, n);
-                    if (loss == DTM_DRAW) return;
-                    raise_max(loss);
-                    store(table_->values[side][i], loss);
-                });
-            });
-        }
+        report_ply(n, found);
     }
 
-    // The loss distance of entry i if every quiet move reaches a settled win for the opponent.
-    Dtm forward_loss_test(Color side, uint64_t i, Dtm n) const {
-        Entry e;
-        load_entry(side, i, e);
-        MoveList moves;
-        generate_legal_moves(e.pos, moves);
-        const auto& theirs = table_->values[~side];
-        for (const Move& m : moves) {
-            if (leaves_table(m)) continue;
-            const Dtm v = load(theirs[scheme().encode_moved(e.index, e.placement, e.slot_on(m.from, scheme().men()), m.to)]);
-            if (!is_win(v) || v > n) return DTM_DRAW;
-        }
-        return Dtm(std::max<int>(n, longest_exit_win(e.pos, moves)) + 1);
-    }
-
-    void report(const std::string& what, std::chrono::steady_clock::time_point start) const {
+    void report(const std::string& what) const {
         if (!options_.progress) return;
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        *options_.progress << table_->material().name() << ": " << what << " done, " << secs << " s\n";
+        *options_.progress << table_->material().name() << ": " << what << " done, " << elapsed() << " s\n";
+    }
+    void report_ply(int n, uint64_t found) const {
+        if (!options_.progress) return;
+        *options_.progress << table_->material().name() << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
+                           << found << " entries, " << elapsed() << " s\n";
+    }
+    double elapsed() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     }
 
     std::unique_ptr<Table> table_;
     SubTables subtables_;
     SolveOptions options_;
     std::vector<uint8_t> counters_[2];
-    Bitmap candidates_[2];
+    std::vector<EnPassantEdge> ep_edges_[2];  // by the side that pushes
     std::atomic<int> max_value_{0};
+    std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace
 
-uint64_t solver_memory_estimate(const Material& m, LossTest test) {
-    const uint64_t n = IndexScheme(m).size();
-    const uint64_t values = 2 * n;  // a byte per entry and side to move
-    return values + (test == LossTest::Counters ? 2 * n : 2 * ((n + 63) / 64 * 8));
+uint64_t solver_memory_estimate(const Material& m) {
+    return 4 * IndexScheme(m).size();  // a value byte and a counter byte per entry and side to move
 }
 
 std::unique_ptr<Table> solve(const Material& m, const Tablebase& subtables, const SolveOptions& options) {
