@@ -10,6 +10,7 @@ Magic BISHOP_MAGICS[64];
 Bitboard KING_ATTACKS[64];
 Bitboard KNIGHT_ATTACKS[64];
 Bitboard PAWN_ATTACKS[2][64];
+Bitboard BETWEEN[64][64];
 }  // namespace detail
 
 namespace {
@@ -160,6 +161,14 @@ void init_bitboards() {
     }
     init_magics(ROOK_DIRS, ROOK_MAGIC_SEEDS, detail::ROOK_MAGICS, ROOK_TABLE);
     init_magics(BISHOP_DIRS, BISHOP_MAGIC_SEEDS, detail::BISHOP_MAGICS, BISHOP_TABLE);
+    for (Square a = 0; a < 64; ++a)
+        for (Square b = 0; b < 64; ++b) {
+            Bitboard& line = detail::BETWEEN[a][b];
+            if (rook_attacks(a, 0) & square_bb(b))
+                line = rook_attacks(a, square_bb(b)) & rook_attacks(b, square_bb(a));
+            else if (bishop_attacks(a, 0) & square_bb(b))
+                line = bishop_attacks(a, square_bb(b)) & bishop_attacks(b, square_bb(a));
+        }
     done = true;
 }
 

@@ -37,6 +37,7 @@ extern Magic BISHOP_MAGICS[64];
 extern Bitboard KING_ATTACKS[64];
 extern Bitboard KNIGHT_ATTACKS[64];
 extern Bitboard PAWN_ATTACKS[2][64];
+extern Bitboard BETWEEN[64][64];
 }  // namespace detail
 
 // Builds the tables; called once from a static initialiser, safe to call again.
@@ -54,6 +55,8 @@ inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
     const auto& m = detail::BISHOP_MAGICS[s];
     return m.attacks[m.offset(occupied)];
 }
+// The squares strictly between a and b when they share a rank, file or diagonal; else empty.
+inline Bitboard between(Square a, Square b) { return detail::BETWEEN[a][b]; }
 inline Bitboard queen_attacks(Square s, Bitboard occupied) {
     return rook_attacks(s, occupied) | bishop_attacks(s, occupied);
 }

@@ -55,14 +55,34 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
     }
 }
 
+// Our pieces that stand alone between our king and an enemy slider.
+Bitboard pinned_pieces(const Position& pos, Color us, Square king) {
+    const Color them = ~us;
+    Bitboard snipers = (rook_attacks(king, 0) & (pos.pieces(them, ROOK) | pos.pieces(them, QUEEN))) |
+                       (bishop_attacks(king, 0) & (pos.pieces(them, BISHOP) | pos.pieces(them, QUEEN)));
+    Bitboard pinned = 0;
+    while (snipers) {
+        const Bitboard blockers = between(king, pop_lsb(snipers)) & pos.occupied();
+        if (popcount(blockers) == 1) pinned |= blockers & pos.pieces(us);
+    }
+    return pinned;
+}
+
 }  // namespace
 
 void generate_legal_moves(const Position& pos, MoveList& list) {
     const int first = list.size;
     generate_pseudo_legal(pos, list);
+    const Color us = pos.side_to_move();
+    const Square king = pos.king(us);
+    // Only king moves, en passant, moves out of a check and moves of pinned pieces can expose the king.
+    const Bitboard suspects = pos.attackers(king, ~us, pos.occupied()) ? ~Bitboard(0)
+                                                                        : pinned_pieces(pos, us, king) | square_bb(king);
     int kept = first;
-    for (int i = first; i < list.size; ++i)
-        if (keeps_king_safe(pos, list.moves[i])) list.moves[kept++] = list.moves[i];
+    for (int i = first; i < list.size; ++i) {
+        const Move& m = list.moves[i];
+        if ((!(suspects & square_bb(m.from)) && !m.en_passant) || keeps_king_safe(pos, m)) list.moves[kept++] = m;
+    }
     list.size = kept;
 }
 

@@ -6,11 +6,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <ostream>
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
-#include "solve/dependencies.hpp"
+#include "solve/exits.hpp"
 
 namespace retro {
 
@@ -30,45 +31,6 @@ template <class T>
 void store(T& v, T x) {
     std::atomic_ref<T>(v).store(x, std::memory_order_relaxed);
 }
-
-// The sub-tables of one material, looked up without locks from many threads.
-class SubTables {
-public:
-    SubTables(const Material& m, const Tablebase& tb) {
-        for (const Material& sub : direct_subtables(m)) {
-            auto t = tb.find(sub);
-            if (!t) throw SolveError(m.name() + " needs the table " + sub.name() + ", which is missing");
-            tables_.push_back(std::move(t));
-        }
-    }
-    // Value for the side to move of a position after a capture or promotion (en passant right included).
-    Dtm probe(const Position& pos) const {
-        if (has_legal_ep_capture(pos)) return probe_with_ep(pos);
-        const Material m = Material::of(pos);
-        if (m.total() == 2) return DTM_DRAW;
-        const Material canonical = m.canonical();
-        for (const auto& t : tables_)
-            if (t->material() == canonical) return probe_table(*t, pos);
-        throw SolveError("internal: no sub-table " + canonical.name());
-    }
-
-private:
-    Dtm probe_with_ep(const Position& pos) const {
-        Position plain = pos;
-        plain.set_ep_square(NO_SQUARE);
-        Dtm best = probe(plain);
-        MoveList moves;
-        generate_legal_moves(pos, moves);
-        for (const Move& m : moves)
-            if (m.en_passant) {
-                const Dtm v = value_through(probe(make_move(pos, m)));
-                if (preference(v) > preference(best)) best = v;
-            }
-        return best;
-    }
-
-    std::vector<std::shared_ptr<const Table>> tables_;
-};
 
 bool leaves_table(const Move& m) { return m.capture || m.en_passant || m.promotion != NO_PIECE_TYPE; }
 
@@ -117,7 +79,7 @@ struct EnPassantEdge {
 class Solver {
 public:
     Solver(const Material& m, const Tablebase& tb, const SolveOptions& options)
-        : table_(std::make_unique<Table>(m)), subtables_(m, tb), options_(options) {
+        : table_(std::make_unique<Table>(m)), exits_(table_->scheme, tb), options_(options) {
         for (auto& c : counters_) c.assign(scheme().size(), 0);
     }
 
@@ -199,11 +161,11 @@ private:
 
     // The longest win for the opponent among the moves that leave the table (-1 if none), or
     // DTM_DRAW when one of them does not lose.
-    int longest_exit_win(const Position& pos, const MoveList& moves) const {
+    int longest_exit_win(const Entry& e, const MoveList& moves) const {
         int longest = -1;
         for (const Move& m : moves) {
             if (!leaves_table(m)) continue;
-            const Dtm v = subtables_.probe(make_move(pos, m));
+            const Dtm v = exits_.value_after(e.placement, e.pos.side_to_move(), m);
             if (!is_win(v)) return DTM_DRAW;
             longest = std::max<int>(longest, v);
         }
@@ -214,13 +176,17 @@ private:
     // will ever report to it.
     void settle_if_only_losing_exits(Color side, const Entry& e, const MoveList& moves) {
         if (moves.size == 0) return;  // stalemate
-        const int longest = longest_exit_win(e.pos, moves);
+        const int longest = longest_exit_win(e, moves);
         if (longest == DTM_DRAW) return;
         table_->values[side][e.index] = Dtm(longest + 1);
         raise_max(longest + 1);
     }
 
     static bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
+    static bool grants_en_passant(const Position& pos, const Move& m) {
+        const bool double_push = (m.to ^ m.from) == 16 && pos.type_on(m.from) == PAWN;
+        return double_push && make_move(pos, m).ep_square() != NO_SQUARE;
+    }
 
     // Mates and stalemates; captures into sub-tables (a capture into a lost position is a win
     // bound, into a drawn one makes the position never lost); the counter of distinct quiet
@@ -246,8 +212,9 @@ private:
                     if (promotes(m)) {
                         any_promotion = true;  // the promotion pass takes these
                     } else if (leaves_table(m)) {
-                        fold_exit(subtables_.probe(make_move(e.pos, m)), best_win, drawn);
-                    } else if (const Position next = make_move(e.pos, m); next.ep_square() != NO_SQUARE) {
+                        fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
+                    } else if (grants_en_passant(e.pos, m)) {
+                        const Position next = make_move(e.pos, m);
                         edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
                         ++ep_edges;
                     } else {
@@ -267,11 +234,12 @@ private:
     Dtm best_en_passant(const Position& pos) const {
         MoveList moves;
         generate_legal_moves(pos, moves);
+        const Placement placement = scheme().to_placement(pos);
         Dtm best = DTM_DRAW;
         int best_preference = -100000;
         for (const Move& m : moves)
             if (m.en_passant) {
-                const Dtm v = value_through(subtables_.probe(make_move(pos, m)));
+                const Dtm v = value_through(exits_.value_after(placement, pos.side_to_move(), m));
                 if (preference(v) > best_preference) best_preference = preference(v), best = v;
             }
         return best;
@@ -293,11 +261,19 @@ private:
                 Dtm best_win = DTM_DRAW;
                 bool drawn = false;
                 for (const Move& m : moves)
-                    if (promotes(m)) fold_exit(subtables_.probe(make_move(e.pos, m)), best_win, drawn);
+                    if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
                 apply_exits(values[i], best_win, drawn);
                 if (counters_[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
             });
         }
+    }
+
+    // Whether one of the eight bytes at p equals n (the classic zero-byte test on p ^ n...n).
+    static bool has_byte(const Dtm* p, Dtm n) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        w ^= 0x0101010101010101ULL * n;
+        return ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0;
     }
 
     // Calls f(entry) for every entry of `side` whose value is n; returns how many there were.
@@ -308,6 +284,10 @@ private:
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             uint64_t found = 0;
             for (uint64_t i = r.begin(); i < r.end(); ++i) {
+                if (i % 8 == 0 && i + 8 <= r.end() && !has_byte(values.data() + i, n)) {
+                    i += 7;  // eight entries at once: most hold other values
+                    continue;
+                }
                 if (values[i] != n) continue;
                 Entry e;
                 load_entry(side, i, e);
@@ -357,7 +337,7 @@ private:
         load_entry(side, p, e);
         MoveList moves;
         generate_legal_moves(e.pos, moves);
-        const int loss = std::max<int>(n, longest_exit_win(e.pos, moves)) + 1;
+        const int loss = std::max<int>(n, longest_exit_win(e, moves)) + 1;
         raise_max(loss);
         store(value, Dtm(loss));
     }
@@ -398,7 +378,7 @@ private:
     }
 
     std::unique_ptr<Table> table_;
-    SubTables subtables_;
+    ExitProbe exits_;
     SolveOptions options_;
     std::vector<uint8_t> counters_[2];
     std::vector<EnPassantEdge> ep_edges_[2];  // by the side that pushes
