@@ -38,8 +38,13 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
 Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     const Material m = Material::of(pos);
     if (m.total() == 2) return DTM_DRAW;
+    if (m.total() > MAX_MEN)
+        throw ProbeError("the position has " + std::to_string(m.total()) + " men; tables hold at most " +
+                         std::to_string(MAX_MEN));
     const auto table = find(m);
-    if (!table) throw ProbeError("no table for " + m.canonical().name());
+    if (!table)
+        throw ProbeError("no table for " + m.canonical().name() +
+                         (dir_.empty() ? std::string() : " in " + dir_.string()));
     return probe_table(*table, pos);
 }
 

@@ -37,7 +37,7 @@ public:
     std::shared_ptr<const Table> find(const Material& m) const;
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws ProbeError
-    // when the position's table is missing.
+    // when the position's table is missing or it has more than MAX_MEN men.
     Dtm probe(const Position& pos) const;
     // Value of each legal move for the mover, best first. Throws ProbeError like probe().
     std::vector<std::pair<Move, Dtm>> rank_moves(const Position& pos) const;
