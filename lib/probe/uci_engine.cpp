@@ -1,0 +1,226 @@
+#include "probe/uci_engine.hpp"
+
+#include <cctype>
+#include <istream>
+#include <ostream>
+#include <vector>
+
+#include "chess/movegen.hpp"
+#include "probe/game.hpp"
+#include "probe/line.hpp"
+#include "probe/notation.hpp"
+
+namespace retro {
+
+namespace {
+
+constexpr const char* START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+
+std::vector<std::string> split(std::string_view s) {
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        size_t j = i;
+        while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+        if (j > i) out.emplace_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+// Castling as a GUI sends it (e1g1, e8c8): the king two files along its first rank, the rook jumping
+// over it. The tables hold no castling positions, but a game from the start may castle on its way
+// into them. Empty when uci is not such a move here.
+std::optional<Position> castled(const Position& pos, const std::string& uci) {
+    if (uci.size() != 4) return std::nullopt;
+    const Square from = parse_square(uci.substr(0, 2)), to = parse_square(uci.substr(2, 2));
+    const Color us = pos.side_to_move();
+    const int rank = us == WHITE ? 0 : 7;
+    if (from != make_square(4, rank) || (to != make_square(6, rank) && to != make_square(2, rank)))
+        return std::nullopt;
+    if (pos.type_on(from) != KING || pos.color_on(from) != us) return std::nullopt;
+    const bool king_side = file_of(to) == 6;
+    const Square rook_from = make_square(king_side ? 7 : 0, rank),
+                 rook_to = make_square(king_side ? 5 : 3, rank);
+    if (pos.type_on(rook_from) != ROOK || pos.color_on(rook_from) != us) return std::nullopt;
+    const Bitboard between = king_side ? square_bb(make_square(5, rank)) | square_bb(make_square(6, rank))
+                                       : square_bb(make_square(1, rank)) | square_bb(make_square(2, rank)) |
+                                             square_bb(make_square(3, rank));
+    if (pos.occupied() & between) return std::nullopt;
+    for (Square s : {from, rook_to, to})
+        if (pos.attacked(s, ~us)) return std::nullopt;
+    Position next = pos;
+    next.remove(from);
+    next.remove(rook_from);
+    next.put({us, KING}, to);
+    next.put({us, ROOK}, rook_to);
+    next.set_side_to_move(~us);
+    next.set_ep_square(NO_SQUARE);
+    return next;
+}
+
+}  // namespace
+
+void UciEngine::run(std::istream& in) {
+    std::string line;
+    while (std::getline(in, line))
+        if (!handle(line)) return;
+    if (pending_bestmove_) send_bestmove();
+}
+
+bool UciEngine::handle(std::string_view line) {
+    try {
+        const auto tokens = split(line);
+        if (tokens.empty()) return true;
+        const std::string& cmd = tokens.front();
+        const size_t at = line.find(cmd) + cmd.size();
+        const std::string_view args = line.substr(at);
+        if (cmd == "uci") {
+            out_ << "id name retrograde tbprobe\n"
+                 << "id author the retrograde authors\n"
+                 << "uciok\n";
+        } else if (cmd == "isready") {
+            out_ << "readyok\n";
+        } else if (cmd == "ucinewgame") {
+            position_.reset();
+            not_in_tables_ = "no position given yet";
+            pending_bestmove_.reset();
+        } else if (cmd == "position") {
+            set_position(args);
+        } else if (cmd == "go") {
+            go(args);
+        } else if (cmd == "stop" || cmd == "ponderhit") {
+            if (pending_bestmove_) send_bestmove();
+        } else if (cmd == "quit") {
+            if (pending_bestmove_) send_bestmove();
+            out_.flush();
+            return false;
+        } else if (cmd == "setoption" || cmd == "debug" || cmd == "register") {
+            // No options; nothing to register.
+        } else if (cmd == "d") {
+            if (position_)
+                out_ << board_diagram(*position_) << "Fen: " << position_->fen() << "\n";
+            else
+                out_ << "info string no position: " << not_in_tables_ << "\n";
+        } else {
+            out_ << "info string unknown command: " << cmd << "\n";
+        }
+    } catch (const std::exception& e) {
+        out_ << "info string error: " << e.what() << "\n";
+    }
+    out_.flush();
+    return true;
+}
+
+void UciEngine::set_position(std::string_view args) {
+    const auto tokens = split(args);
+    position_.reset();
+    not_in_tables_.clear();
+    size_t i = 0;
+    Position pos;
+    if (tokens.empty()) {
+        not_in_tables_ = "'position' needs 'startpos' or 'fen <FEN>'";
+        return;
+    }
+    if (tokens[0] == "startpos") {
+        pos = Position::from_fen(START_FEN);
+        i = 1;
+    } else if (tokens[0] == "fen") {
+        std::vector<std::string> fields;
+        for (i = 1; i < tokens.size() && tokens[i] != "moves"; ++i) fields.push_back(tokens[i]);
+        std::string fen;
+        for (const auto& f : fields) fen += (fen.empty() ? "" : " ") + f;
+        try {
+            pos = Position::from_fen(fen);
+        } catch (const PositionError& e) {
+            not_in_tables_ = std::string("bad FEN '") + fen + "': " + e.what();
+            if (fields.size() < 3 || fields[2] == "-") return;
+            // Castling rights: not in the tables, but still a position to play a legal move in.
+            const std::string castling = fields[2];
+            fields[2] = "-";
+            std::string plain;
+            for (const auto& f : fields) plain += (plain.empty() ? "" : " ") + f;
+            try {
+                pos = Position::from_fen(plain);
+                not_in_tables_ = "castling rights (" + castling + ") are not in the tables";
+            } catch (const PositionError&) {
+                return;
+            }
+        }
+    } else {
+        not_in_tables_ = "'position' needs 'startpos' or 'fen <FEN>', not '" + tokens[0] + "'";
+        return;
+    }
+    if (i < tokens.size() && tokens[i] != "moves") {
+        not_in_tables_ = "unexpected '" + tokens[i] + "' in the position command";
+        return;
+    }
+    for (++i; i < tokens.size(); ++i) {
+        const ParsedMove parsed = parse_move(pos, tokens[i]);
+        if (parsed) {
+            pos = make_move(pos, *parsed.move);
+        } else if (auto next = castled(pos, tokens[i])) {
+            pos = *next;
+        } else {
+            not_in_tables_ = "illegal move '" + tokens[i] + "' in the position command: " + parsed.error;
+            return;
+        }
+    }
+    position_ = pos;
+}
+
+void UciEngine::go(std::string_view args) {
+    const auto tokens = split(args);
+    bool wait = false;
+    for (const auto& t : tokens) wait |= t == "infinite" || t == "ponder";
+    std::string best = "0000";
+    std::string reason = not_in_tables_;
+    if (!position_) {
+        out_ << "info string position not in tables: " << reason << "\n";
+        out_ << "info string no legal position, so no move: bestmove 0000\n";
+    } else {
+        const Position& pos = *position_;
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        bool from_tables = false;
+        if (moves.size == 0) {
+            out_ << "info string " << (pos.in_check(pos.side_to_move()) ? "checkmated" : "stalemate")
+                 << ": no legal move\n";
+            from_tables = true;
+        } else if (reason.empty()) {
+            try {
+                const Dtm value = tables_.probe(pos);
+                const auto chosen = best_move(tables_, pos);
+                std::vector<Move> pv{chosen->move};
+                if (!is_draw(value)) {
+                    const Line line = line_to_mate(tables_, pos);
+                    if (!line.moves.empty()) pv = line.moves;
+                    out_ << "info depth " << pv.size() << " score mate " << mate_in_moves(value);
+                } else {
+                    out_ << "info depth 1 score cp 0";
+                }
+                out_ << " nodes " << pv.size() << " pv " << uci_line(pv) << "\n";
+                out_ << "info string tablebase: " << describe_long(value) << "\n";
+                best = to_uci(chosen->move);
+                from_tables = true;
+            } catch (const std::exception& e) {
+                reason = e.what();
+            }
+        }
+        if (!from_tables) {
+            best = to_uci(moves.moves[0]);
+            out_ << "info string position not in tables: " << reason << "\n";
+            out_ << "info string not from the tables: playing the first legal move " << best << "\n";
+        }
+    }
+    pending_bestmove_ = best;
+    if (!wait) send_bestmove();
+}
+
+void UciEngine::send_bestmove() {
+    out_ << "bestmove " << *pending_bestmove_ << "\n";
+    pending_bestmove_.reset();
+}
+
+}  // namespace retro
