@@ -1,0 +1,94 @@
+// tbprobe: value, best move and line to mate of positions from the tables; play against them in the
+// terminal; or serve them to chess GUIs as a UCI engine.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "probe/game.hpp"
+#include "probe/report.hpp"
+#include "probe/uci_engine.hpp"
+
+namespace po = boost::program_options;
+using namespace retro;
+
+int main(int argc, char** argv) {
+    po::options_description visible(
+        "tbprobe: look up chess endgame positions in the tables, play against them, or serve them to a GUI.\n"
+        "Usage: tbprobe [options] FEN        value, best move and line to mate of one position\n"
+        "       tbprobe [options] --batch    one FEN per line on stdin -> FEN<TAB>value<TAB>best move (UCI)\n"
+        "       tbprobe [options] --play [white|black] FEN   play the given side against the tables\n"
+        "       tbprobe [options] --uci      UCI engine on stdin/stdout\n"
+        "Values are for the side to move, in plies: 'win N' (mates in N plies), 'loss N' ('loss 0' =\n"
+        "checkmated) or 'draw'. Either side to move, colours swapped (KvKQ is read from KQvK), every\n"
+        "symmetric image and en passant rights work. The 50-move rule is ignored.\n"
+        "Example: tbprobe --tables tables '8/8/8/4k3/8/8/8/4K2Q w - - 0 1'\n"
+        "Options");
+    visible.add_options()("help,h", "show this help")("tables,d",
+                                                      po::value<std::string>()->default_value("tables"),
+                                                      "directory of table files (from tbgen -o)")(
+        "batch",
+        "read FENs from stdin, one per line; a bad line gets 'FEN<TAB>error: reason' and the batch goes on")(
+        "no-line", "do not print the line to mate")(
+        "play", po::value<std::string>()->implicit_value(""),
+        "play against the tables from FEN as white or black (default: the side to move)")(
+        "uci", "run as a UCI engine (position fen ... / go -> bestmove from the tables)");
+    po::options_description hidden;
+    hidden.add_options()("args", po::value<std::vector<std::string>>()->default_value({}, ""), "");
+    po::options_description all;
+    all.add(visible).add(hidden);
+    po::positional_options_description positional;
+    positional.add("args", -1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+        auto args = vm["args"].as<std::vector<std::string>>();
+        const bool batch = vm.count("batch"), uci = vm.count("uci"), play = vm.count("play");
+        if (vm.count("help")) {
+            std::cout << visible << "\n";
+            return 0;
+        }
+        if (batch + uci + play > 1) throw po::error("--batch, --play and --uci exclude each other");
+        std::string side = play ? vm["play"].as<std::string>() : "";
+        if (play && side.empty() && !args.empty() && (args.front() == "white" || args.front() == "black")) {
+            side = args.front();
+            args.erase(args.begin());
+        } else if (play && side != "" && side != "white" && side != "black") {
+            // "--play FEN": the option took the FEN's first field as its value.
+            if (side.find('/') == std::string::npos)
+                throw po::error("--play takes 'white' or 'black', not '" + side + "'");
+            args.insert(args.begin(), side);
+            side.clear();
+        }
+        std::string fen;
+        for (const auto& a : args) fen += (fen.empty() ? "" : " ") + a;
+        if ((batch || uci) && !fen.empty()) throw po::error("--batch and --uci take no FEN argument");
+        if (!batch && !uci && fen.empty()) {
+            if (play) throw po::error("--play needs a FEN to start from");
+            std::cerr << visible << "\n";
+            return 2;
+        }
+        const Tablebase tables(vm["tables"].as<std::string>());
+        if (batch) {
+            run_batch(tables, std::cin, std::cout);
+            return 0;
+        }
+        if (uci) {
+            UciEngine(tables, std::cout).run(std::cin);
+            return 0;
+        }
+        const Position pos = Position::from_fen(fen);
+        if (play) {
+            const Color human = side == "white" ? WHITE : side == "black" ? BLACK : pos.side_to_move();
+            const GameResult r = play_game(tables, pos, human, std::cin, std::cout);
+            return r == GameResult::Stopped ? 2 : 0;
+        }
+        std::cout << probe_report(tables, pos, !vm.count("no-line"));
+        return 0;
+    } catch (const po::error& e) {
+        std::cerr << "tbprobe: " << e.what() << " (see tbprobe --help)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "tbprobe: error: " << e.what() << "\n";
+        return 2;
+    }
+}
