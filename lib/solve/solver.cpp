@@ -135,6 +135,26 @@ private:
         list.add(moved_index(e, from, to), e.diagonal || e.pos.type_on(from) == KING);
     }
 
+    // How many distinct entries the quiet moves reach. Moves of men other than kings keep the
+    // orientation and reach distinct entries; only king moves need their indices compared, and
+    // all moves when a king move re-orients onto the same king pair or the kings share the diagonal.
+    int distinct_successors(const Entry& e, const MoveList& quiet) const {
+        const Bitboard kings = e.pos.pieces(KING);
+        bool compare_all = e.diagonal;
+        for (const Move& m : quiet)
+            if (!compare_all && (kings & square_bb(m.from)))
+                compare_all = scheme().king_move_returns_to_pair(e.placement, e.slot_on(m.from, 2), m.to);
+        IndexList compared;
+        int others = 0;
+        for (const Move& m : quiet) {
+            if (compare_all || (kings & square_bb(m.from)))
+                add_moved(compared, e, m.from, m.to);
+            else
+                ++others;
+        }
+        return compared.size + others;
+    }
+
     IndexList predecessors(const Entry& e) const {
         MoveList unmoves;
         generate_unmoves(e.pos, unmoves);
@@ -206,7 +226,7 @@ private:
                 }
                 Dtm best_win = DTM_DRAW;
                 bool drawn = false, any_promotion = false;
-                IndexList quiet;
+                MoveList quiet;
                 int ep_edges = 0;
                 for (const Move& m : moves) {
                     if (promotes(m)) {
@@ -218,10 +238,10 @@ private:
                         edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
                         ++ep_edges;
                     } else {
-                        add_moved(quiet, e, m.from, m.to);
+                        quiet.push(m);
                     }
                 }
-                counters_[side][i] = uint8_t(quiet.size + ep_edges);
+                counters_[side][i] = uint8_t(distinct_successors(e, quiet) + ep_edges);
                 apply_exits(values[i], best_win, drawn);
                 if (counters_[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
                     settle_if_only_losing_exits(side, e, moves);

@@ -1,5 +1,7 @@
 #include "store/table_file.hpp"
 
+#include "store/checksum.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -23,22 +25,9 @@ struct Header {
 };
 static_assert(sizeof(Header) == 56);
 
-// FNV-1a, 64 bits, folded over 8-byte words for speed.
-uint64_t checksum(const void* data, size_t bytes, uint64_t h = 0xcbf29ce484222325ULL) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    size_t i = 0;
-    for (; i + 8 <= bytes; i += 8) {
-        uint64_t w;
-        std::memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-    }
-    for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 uint64_t payload_checksum(const Table& t) {
-    uint64_t h = checksum(t.values[WHITE].data(), t.values[WHITE].size());
-    return checksum(t.values[BLACK].data(), t.values[BLACK].size(), h);
+    uint64_t h = checksum64(t.values[WHITE].data(), t.values[WHITE].size());
+    return checksum64(t.values[BLACK].data(), t.values[BLACK].size(), h);
 }
 
 struct File {
@@ -62,7 +51,7 @@ void write_table(const Table& table, const std::filesystem::path& path) {
     std::strncpy(h.material, table.material().name().c_str(), sizeof h.material - 1);
     h.entries_per_side = table.scheme.size();
     h.payload_checksum = payload_checksum(table);
-    h.header_checksum = checksum(&h, offsetof(Header, header_checksum));
+    h.header_checksum = checksum64(&h, offsetof(Header, header_checksum));
 
     const std::filesystem::path tmp = path.string() + ".tmp";
     File out{std::fopen(tmp.c_str(), "wb")};
@@ -87,7 +76,7 @@ std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
     Header h{};
     if (std::fread(&h, sizeof h, 1, in.f) != 1) throw StoreError(name + ": truncated header");
     if (std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0) throw StoreError(name + ": not a retrograde table file");
-    if (h.header_checksum != checksum(&h, offsetof(Header, header_checksum)))
+    if (h.header_checksum != checksum64(&h, offsetof(Header, header_checksum)))
         throw StoreError(name + ": header checksum mismatch (corrupted file)");
     if (h.version != VERSION || h.index_scheme != INDEX_SCHEME)
         throw StoreError(name + ": unsupported version " + std::to_string(h.version));
