@@ -11,6 +11,7 @@
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
+#include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 
 namespace retro {
@@ -67,42 +68,64 @@ struct IndexList {
     }
 };
 
-// A double push after which the opponent may capture en passant. The position reached is not an
-// index entry (entries carry no en passant right): its value is the better, for the opponent, of
-// entry `next` and `capture`, the opponent's best en passant capture.
-struct EnPassantEdge {
-    uint64_t from;  // the entry (side to move pushes)
-    uint64_t next;  // the entry reached, without the right (opponent to move)
-    Dtm capture;
-};
-
 class Solver {
 public:
     Solver(const Material& m, const Tablebase& tb, const SolveOptions& options)
-        : table_(std::make_unique<Table>(m)), exits_(table_->scheme, tb), options_(options) {
-        for (auto& c : counters_) c.assign(scheme().size(), 0);
-    }
+        : scheme_(m), exits_(scheme_, tb), options_(options) {}
 
     std::unique_ptr<Table> run() {
-        start_ = std::chrono::steady_clock::now();
-        initial_pass();
-        report("captures, mates and stalemates");
-        promotion_pass();
-        report("promotions");
-        for (int n = 0; n <= max_value_.load(); ++n) {
+        start_ = last_checkpoint_ = std::chrono::steady_clock::now();
+        if (!resume()) {
+            for (Color side : {WHITE, BLACK}) {
+                state_.values[side].assign(scheme().size(), DTM_DRAW);
+                state_.counters[side].assign(scheme().size(), 0);
+            }
+            initial_pass();
+            report("captures, mates and stalemates");
+            promotion_pass();
+            report("promotions");
+            after_ply(0);
+        }
+        for (int n = state_.next_ply; n <= max_value_.load(); ++n) {
             if (n % 2 == 0)
                 mark_wins_before_losses(Dtm(n));
             else
                 count_down_before_wins(Dtm(n));
+            after_ply(n + 1);
         }
-        for (auto& values : table_->values)
+        for (auto& values : state_.values)
             for (Dtm& v : values)
                 if (v == NOT_LOST) v = DTM_DRAW;
-        return std::move(table_);
+        return std::make_unique<Table>(scheme().material(), std::move(state_.values));
     }
 
 private:
-    const IndexScheme& scheme() const { return table_->scheme; }
+    const IndexScheme& scheme() const { return scheme_; }
+
+    bool resume() {
+        if (options_.checkpoint.empty()) return false;
+        auto saved = read_checkpoint(options_.checkpoint, scheme().material());
+        if (!saved) return false;
+        state_ = std::move(*saved);
+        max_value_ = state_.max_value;
+        report("resumed from " + options_.checkpoint.string() + " at ply " + std::to_string(state_.next_ply));
+        return true;
+    }
+
+    // Between plies: checkpoint when due or when asked to stop, then stop if asked.
+    void after_ply(int next_ply) {
+        state_.next_ply = next_ply;
+        const bool stop = options_.stop && options_.stop->load();
+        const auto now = std::chrono::steady_clock::now();
+        const bool due = std::chrono::duration<double>(now - last_checkpoint_).count() >= options_.checkpoint_seconds;
+        if (!options_.checkpoint.empty() && (stop || due)) {
+            state_.max_value = max_value_.load();
+            write_checkpoint(options_.checkpoint, scheme().material(), state_);
+            last_checkpoint_ = std::chrono::steady_clock::now();
+            report("checkpoint at ply " + std::to_string(next_ply));
+        }
+        if (stop) throw SolveInterrupted(scheme().material().name() + ": stopped at ply " + std::to_string(next_ply));
+    }
 
     template <class F>
     void for_each_entry(F&& f) {
@@ -112,7 +135,7 @@ private:
     }
 
     void raise_max(int v) {
-        if (v > DTM_MAX) throw SolveError(table_->material().name() + ": a mate longer than 253 plies");
+        if (v > DTM_MAX) throw SolveError(scheme().material().name() + ": a mate longer than 253 plies");
         int cur = max_value_.load(std::memory_order_relaxed);
         while (v > cur && !max_value_.compare_exchange_weak(cur, v)) {
         }
@@ -198,7 +221,7 @@ private:
         if (moves.size == 0) return;  // stalemate
         const int longest = longest_exit_win(e, moves);
         if (longest == DTM_DRAW) return;
-        table_->values[side][e.index] = Dtm(longest + 1);
+        state_.values[side][e.index] = Dtm(longest + 1);
         raise_max(longest + 1);
     }
 
@@ -213,7 +236,7 @@ private:
     // successors for the loss test; double pushes that grant en passant.
     void initial_pass() {
         for (Color side : {WHITE, BLACK}) {
-            auto& values = table_->values[side];
+            auto& values = state_.values[side];
             tbb::combinable<std::vector<EnPassantEdge>> edges;
             for_each_entry([&](uint64_t i) {
                 Entry e;
@@ -241,12 +264,12 @@ private:
                         quiet.push(m);
                     }
                 }
-                counters_[side][i] = uint8_t(distinct_successors(e, quiet) + ep_edges);
+                state_.counters[side][i] = uint8_t(distinct_successors(e, quiet) + ep_edges);
                 apply_exits(values[i], best_win, drawn);
-                if (counters_[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
+                if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
                     settle_if_only_losing_exits(side, e, moves);
             });
-            edges.combine_each([&](const auto& v) { ep_edges_[side].insert(ep_edges_[side].end(), v.begin(), v.end()); });
+            edges.combine_each([&](const auto& v) { state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end()); });
         }
     }
 
@@ -270,7 +293,7 @@ private:
     void promotion_pass() {
         for (Color side : {WHITE, BLACK}) {
             if (!scheme().material().count(side, PAWN)) continue;
-            auto& values = table_->values[side];
+            auto& values = state_.values[side];
             const Bitboard seventh = side == WHITE ? RANK_8 >> 8 : RANK_1 << 8;
             for_each_entry([&](uint64_t i) {
                 Entry e;
@@ -283,7 +306,7 @@ private:
                 for (const Move& m : moves)
                     if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
                 apply_exits(values[i], best_win, drawn);
-                if (counters_[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
+                if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
             });
         }
     }
@@ -299,7 +322,7 @@ private:
     // Calls f(entry) for every entry of `side` whose value is n; returns how many there were.
     template <class F>
     uint64_t for_each_with_value(Color side, Dtm n, F&& f) {
-        const auto& values = table_->values[side];
+        const auto& values = state_.values[side];
         std::atomic<uint64_t> count{0};
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             uint64_t found = 0;
@@ -329,14 +352,14 @@ private:
     void mark_wins_before_losses(Dtm n) {
         uint64_t found = 0;
         for (Color side : {WHITE, BLACK}) {
-            auto& theirs = table_->values[~side];
+            auto& theirs = state_.values[~side];
             found += for_each_with_value(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
                 for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], Dtm(n + 1));
             });
             // A double push into this loss wins too, unless en passant saves the opponent.
-            auto& ours = table_->values[side];
-            for (const EnPassantEdge& edge : ep_edges_[~side])
+            auto& ours = state_.values[side];
+            for (const EnPassantEdge& edge : state_.edges[~side])
                 if (load(ours[edge.next]) == n && is_loss(edge.capture)) {
                     const int win = std::max<int>(n, edge.capture) + 1;
                     raise_max(win);
@@ -350,9 +373,9 @@ private:
     // One more move of entry p (of `side`) is known to reach a win for the opponent, the last of
     // them in n plies; when none is left the position is lost.
     void count_down(Color side, uint64_t p, Dtm n) {
-        Dtm& value = table_->values[side][p];
+        Dtm& value = state_.values[side][p];
         if (load(value) != DTM_DRAW) return;
-        if (std::atomic_ref<uint8_t>(counters_[side][p]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+        if (std::atomic_ref<uint8_t>(state_.counters[side][p]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
         Entry e;
         load_entry(side, p, e);
         MoveList moves;
@@ -373,8 +396,8 @@ private:
             });
             // A double push reaches a win for the opponent once either the entry behind it or
             // the en passant capture wins for them: count it at the first of the two.
-            const auto& theirs = table_->values[~side];
-            for (const EnPassantEdge& edge : ep_edges_[side]) {
+            const auto& theirs = state_.values[~side];
+            for (const EnPassantEdge& edge : state_.edges[side]) {
                 const Dtm next = load(theirs[edge.next]);
                 const int via_next = is_win(next) && next <= n ? next : 1000;
                 const int via_capture = is_win(edge.capture) ? edge.capture : 1000;
@@ -386,27 +409,30 @@ private:
 
     void report(const std::string& what) const {
         if (!options_.progress) return;
-        *options_.progress << table_->material().name() << ": " << what << " done, " << elapsed() << " s\n";
+        *options_.progress << scheme().material().name() << ": " << what << " done, " << elapsed() << " s\n";
     }
     void report_ply(int n, uint64_t found) const {
         if (!options_.progress) return;
-        *options_.progress << table_->material().name() << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
+        *options_.progress << scheme().material().name() << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
                            << found << " entries, " << elapsed() << " s\n";
     }
     double elapsed() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     }
 
-    std::unique_ptr<Table> table_;
+    IndexScheme scheme_;
     ExitProbe exits_;
     SolveOptions options_;
-    std::vector<uint8_t> counters_[2];
-    std::vector<EnPassantEdge> ep_edges_[2];  // by the side that pushes
+    SolverState state_;
     std::atomic<int> max_value_{0};
-    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point start_, last_checkpoint_;
 };
 
 }  // namespace
+
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m) {
+    return dir / (m.name() + ".checkpoint");
+}
 
 uint64_t solver_memory_estimate(const Material& m) {
     return 4 * IndexScheme(m).size();  // a value byte and a counter byte per entry and side to move

@@ -1,6 +1,8 @@
 // The retrograde solver: exact distance to mate for both sides to move of one material.
 #pragma once
 
+#include <atomic>
+#include <filesystem>
 #include <iosfwd>
 #include <memory>
 #include <stdexcept>
@@ -13,9 +15,23 @@ class SolveError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Thrown when a stop was requested; the work done is in the checkpoint, if one was named.
+class SolveInterrupted : public SolveError {
+    using SolveError::SolveError;
+};
+
 struct SolveOptions {
     std::ostream* progress = nullptr;  // per-ply lines when set
+    // Where to keep the solver's state between plies (empty: nowhere). A valid checkpoint of the
+    // same material found there at the start is resumed.
+    std::filesystem::path checkpoint;
+    double checkpoint_seconds = 300;  // at most this long between checkpoints
+    // Polled at every ply; when true the solver checkpoints and throws SolveInterrupted.
+    const std::atomic<bool>* stop = nullptr;
 };
+
+// dir/KQvKR.checkpoint
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m);
 
 // Bytes the solver holds at its peak for material m, sub-tables not included.
 uint64_t solver_memory_estimate(const Material& m);

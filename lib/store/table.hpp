@@ -13,6 +13,7 @@ struct Table {
     explicit Table(const Material& m) : scheme(m) {
         for (auto& v : values) v.assign(scheme.size(), DTM_DRAW);
     }
+    Table(const Material& m, std::array<std::vector<Dtm>, 2>&& v) : scheme(m), values(std::move(v)) {}
     const Material& material() const { return scheme.material(); }
     // Value for the side to move of a position with exactly this table's material and orientation.
     Dtm value(const Position& pos) const { return values[pos.side_to_move()][scheme.encode(pos)]; }

@@ -1,0 +1,99 @@
+#include "solve/checkpoint.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "index/index_scheme.hpp"
+#include "store/checksum.hpp"
+#include "store/table_file.hpp"
+
+namespace retro {
+
+namespace {
+
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '1'};
+
+struct Header {
+    char magic[8];
+    char material[16];
+    uint64_t entries;
+    int32_t next_ply;
+    int32_t max_value;
+    uint64_t edges[2];
+    uint64_t checksum;  // over the header fields above and every array after it
+};
+
+// Calls f(pointer, bytes) for every array of the state; State is const for writing.
+template <class State, class F>
+void for_each_array(State& s, F&& f) {
+    for (int side = 0; side < 2; ++side) {
+        f(s.values[side].data(), s.values[side].size());
+        f(s.counters[side].data(), s.counters[side].size());
+        f(s.edges[side].data(), s.edges[side].size() * sizeof(EnPassantEdge));
+    }
+}
+
+uint64_t state_checksum(const Header& h, const SolverState& s) {
+    uint64_t sum = checksum64(&h, offsetof(Header, checksum));
+    for_each_array(s, [&](const void* p, size_t n) { sum = checksum64(p, n, sum); });
+    return sum;
+}
+
+struct File {
+    std::FILE* f;
+    ~File() {
+        if (f) std::fclose(f);
+    }
+};
+
+}  // namespace
+
+void write_checkpoint(const std::filesystem::path& path, const Material& m, const SolverState& s) {
+    Header h{};
+    std::memcpy(h.magic, MAGIC, sizeof MAGIC);
+    std::strncpy(h.material, m.name().c_str(), sizeof h.material - 1);
+    h.entries = s.values[0].size();
+    h.next_ply = s.next_ply;
+    h.max_value = s.max_value;
+    for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
+    h.checksum = state_checksum(h, s);
+    const auto tmp = std::filesystem::path(path.string() + ".tmp");
+    File out{std::fopen(tmp.c_str(), "wb")};
+    if (!out.f) throw StoreError(tmp.string() + ": cannot create checkpoint: " + std::strerror(errno));
+    bool ok = std::fwrite(&h, sizeof h, 1, out.f) == 1;
+    for_each_array(s, [&](const void* p, size_t n) { ok = ok && std::fwrite(p, 1, n, out.f) == n; });
+    ok = ok && std::fflush(out.f) == 0 && ::fsync(fileno(out.f)) == 0;
+    const int error = errno;
+    ok = std::fclose(out.f) == 0 && ok;
+    out.f = nullptr;
+    if (!ok) {
+        std::filesystem::remove(tmp);
+        throw StoreError(tmp.string() + ": cannot write checkpoint: " + std::strerror(error));
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m) {
+    File in{std::fopen(path.c_str(), "rb")};
+    if (!in.f) return std::nullopt;
+    Header h{};
+    if (std::fread(&h, sizeof h, 1, in.f) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0) return std::nullopt;
+    h.material[sizeof h.material - 1] = 0;
+    if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
+    SolverState s;
+    s.next_ply = h.next_ply;
+    s.max_value = h.max_value;
+    for (int side = 0; side < 2; ++side) {
+        s.values[side].resize(h.entries);
+        s.counters[side].resize(h.entries);
+        s.edges[side].resize(h.edges[side]);
+    }
+    bool ok = true;
+    for_each_array(s, [&](void* p, size_t n) { ok = ok && std::fread(p, 1, n, in.f) == n; });
+    if (!ok || std::fgetc(in.f) != EOF || state_checksum(h, s) != h.checksum) return std::nullopt;
+    return s;
+}
+
+}  // namespace retro

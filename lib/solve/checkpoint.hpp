@@ -1,0 +1,32 @@
+// Checkpoints of a solve in progress: everything the layer sweeps need to go on after a restart.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "store/table.hpp"
+
+namespace retro {
+
+struct EnPassantEdge {
+    uint64_t from;  // the entry whose side to move pushes
+    uint64_t next;  // the entry reached, without the en passant right (opponent to move)
+    Dtm capture;    // the opponent's best en passant capture, for the opponent
+    std::array<uint8_t, 7> padding{};  // zero, so checkpoints are byte-for-byte reproducible
+};
+
+struct SolverState {
+    int next_ply = 0;   // the first ply not yet swept
+    int max_value = 0;  // the largest distance assigned so far
+    std::array<std::vector<Dtm>, 2> values;
+    std::array<std::vector<uint8_t>, 2> counters;
+    std::array<std::vector<EnPassantEdge>, 2> edges;  // by the side that pushes
+};
+
+// Writes the state of material m's solve to `path` (temporary name, flush, rename).
+void write_checkpoint(const std::filesystem::path& path, const Material& m, const SolverState& state);
+// Reads a checkpoint of material m; nullopt when the file is missing, of another table or damaged.
+std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m);
+
+}  // namespace retro
