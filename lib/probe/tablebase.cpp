@@ -12,6 +12,34 @@ Dtm probe_table(const Table& t, const Position& pos) {
     return t.value(pos.color_flipped());
 }
 
+namespace {
+
+// A material as a number: 4 bits per (colour, piece type) count, white in the low 24 bits. Never 0
+// (each side has a king). Counts fit: probes of more than MAX_MEN men are refused first.
+uint64_t material_key(const Material& m) {
+    uint64_t key = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int t = 0; t < PIECE_TYPE_COUNT; ++t)
+            key |= uint64_t(m.count(c, PieceType(t))) << (4 * (6 * c + t));
+    return key;
+}
+
+uint64_t material_key(const Position& pos) {
+    uint64_t key = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int t = 0; t < PIECE_TYPE_COUNT; ++t)
+            key |= uint64_t(popcount(pos.pieces(c, PieceType(t)))) << (4 * (6 * c + t));
+    return key;
+}
+
+constexpr uint64_t swapped_key(uint64_t key) { return (key >> 24) | ((key & 0xFFFFFF) << 24); }
+
+constexpr size_t slot_of(uint64_t key, size_t slots) {
+    return size_t((key * 0x9E3779B97F4A7C15ULL) >> 40) % slots;
+}
+
+}  // namespace
+
 int preference(Dtm v) {
     if (is_win(v)) return 1000 - v;
     if (is_loss(v)) return -1000 + v;
@@ -20,7 +48,31 @@ int preference(Dtm v) {
 
 void Tablebase::add(std::shared_ptr<const Table> table) {
     std::lock_guard lock(mutex_);
-    tables_[table->material()] = std::move(table);
+    auto& entry = tables_[table->material()];
+    if (entry) retired_.push_back(entry);
+    entry = std::move(table);
+    publish(entry->material(), entry);
+}
+
+void Tablebase::publish(const Material& canonical, const std::shared_ptr<const Table>& table) const {
+    const uint64_t key = material_key(canonical);
+    for (size_t i = 0, s = slot_of(key, SLOTS); i < SLOTS; ++i, s = (s + 1) % SLOTS) {
+        const uint64_t k = slots_[s].key.load(std::memory_order_relaxed);
+        if (k != 0 && k != key) continue;
+        slots_[s].table.store(table.get(), std::memory_order_release);
+        slots_[s].key.store(key, std::memory_order_release);
+        return;
+    }
+    // All slots taken: probes of this material go through find() and the mutex.
+}
+
+const Table* Tablebase::lookup(uint64_t key) const {
+    for (size_t i = 0, s = slot_of(key, SLOTS); i < SLOTS; ++i, s = (s + 1) % SLOTS) {
+        const uint64_t k = slots_[s].key.load(std::memory_order_acquire);
+        if (k == key) return slots_[s].table.load(std::memory_order_acquire);
+        if (k == 0) return nullptr;
+    }
+    return nullptr;
 }
 
 std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
@@ -32,15 +84,21 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
     if (!std::filesystem::exists(path)) return nullptr;
     std::shared_ptr<const Table> table = read_table(path);
     tables_[canonical] = table;
+    publish(canonical, table);
     return table;
 }
 
 Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
-    const Material m = Material::of(pos);
-    if (m.total() == 2) return DTM_DRAW;
-    if (m.total() > MAX_MEN)
-        throw ProbeError("the position has " + std::to_string(m.total()) + " men; tables hold at most " +
+    const int men = popcount(pos.occupied());
+    if (men == 2) return DTM_DRAW;
+    if (men > MAX_MEN)
+        throw ProbeError("the position has " + std::to_string(men) + " men; tables hold at most " +
                          std::to_string(MAX_MEN));
+    // Fast path: a table already loaded, found without a lock.
+    const uint64_t key = material_key(pos);
+    if (const Table* t = lookup(key)) return t->value(pos);
+    if (const Table* t = lookup(swapped_key(key))) return t->value(pos.color_flipped());
+    const Material m = Material::of(pos);
     const auto table = find(m);
     if (!table)
         throw ProbeError("no table for " + m.canonical().name() +
@@ -73,8 +131,9 @@ std::vector<std::pair<Move, Dtm>> Tablebase::rank_moves(const Position& pos) con
     generate_legal_moves(pos, moves);
     std::vector<std::pair<Move, Dtm>> ranked;
     for (const Move& m : moves) ranked.emplace_back(m, value_through(probe(make_move(pos, m))));
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto& a, const auto& b) { return preference(a.second) > preference(b.second); });
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        return preference(a.second) > preference(b.second);
+    });
     return ranked;
 }
 

@@ -2,12 +2,15 @@
 // the side to move, colour orientation, symmetric image or en passant right.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "chess/move.hpp"
 #include "store/table.hpp"
@@ -44,10 +47,23 @@ public:
 
 private:
     Dtm probe_ignoring_ep(const Position& pos) const;
+    // Publishes a table (mutex_ held) in the lock-free slots that probes read.
+    void publish(const Material& canonical, const std::shared_ptr<const Table>& table) const;
+    // The table stored under a material key (see tablebase.cpp), or nullptr; lock-free.
+    const Table* lookup(uint64_t key) const;
 
     std::filesystem::path dir_;
     mutable std::mutex mutex_;
     mutable std::map<Material, std::shared_ptr<const Table>> tables_;
+    // Tables replaced by add(): kept alive, since a probe may still hold a raw pointer to one.
+    mutable std::vector<std::shared_ptr<const Table>> retired_;
+    // Open addressing by material key, written under mutex_, read without it.
+    static constexpr size_t SLOTS = 64;
+    struct Slot {
+        std::atomic<uint64_t> key{0};
+        std::atomic<const Table*> table{nullptr};
+    };
+    mutable std::array<Slot, SLOTS> slots_;
 };
 
 }  // namespace retro
