@@ -114,8 +114,8 @@ TEST(ProbeLine, LongestLinesOfThreeMen) {
     }
 }
 
-TEST(ProbeLine, SampleOfKQvKR) {
-    const Tablebase& tables = kqkr_tables();
+// Lines from 150 random positions of each kind: White wins, White loses, Black wins, Black loses.
+void check_kqkr_sample(const Tablebase& tables) {
     const IndexScheme scheme(Material::parse("KQvKR"));
     std::mt19937_64 rng(2024);
     // Per (side to move, sign of the value): white wins, white loses, black wins, black loses.
@@ -141,10 +141,12 @@ TEST(ProbeLine, SampleOfKQvKR) {
             EXPECT_EQ(count[c][w], PER_KIND) << "side " << c << (w ? " wins" : " loses");
 }
 
-TEST(ProbeLine, LongestWinsOfKQvKR) {
+// Solving KQvKR takes the longest: one test (one process under ctest) does all of its checks.
+TEST(ProbeLine, KQvKR) {
+    const Tablebase& tables = kqkr_tables();
+    check_kqkr_sample(tables);
     // The deepest position for each side to move (White's win in 69 plies, Black's in 37 after
     // taking the queen): the whole line checks out.
-    const Tablebase& tables = kqkr_tables();
     const IndexScheme scheme(Material::parse("KQvKR"));
     for (Color stm : {WHITE, BLACK}) {
         Position deepest;
@@ -160,6 +162,15 @@ TEST(ProbeLine, LongestWinsOfKQvKR) {
         EXPECT_EQ(check_line(tables, deepest), "");
         EXPECT_EQ(check_line(tables, deepest.color_flipped()), "");
     }
+    // A line that crosses into a missing sub-table stops with a note instead of throwing.
+    Tablebase partial;
+    partial.add(tables.find(Material::parse("KQvKR")));
+    const Position pos = Position::from_fen("8/8/8/8/3k4/8/1r6/K1Q5 w - - 0 1");
+    ASSERT_TRUE(is_win(partial.probe(pos)));
+    const Line line = line_to_mate(partial, pos);
+    EXPECT_EQ(line.end, Line::End::Stopped);
+    EXPECT_LT(line.moves.size(), partial.probe(pos));
+    EXPECT_NE(line.note.find("no table for KQvK"), std::string::npos) << line.note;
 }
 
 TEST(ProbeLine, DrawsStalematesAndMates) {
@@ -190,16 +201,6 @@ TEST(ProbeLine, MissingTablesAndTooManyMen) {
     } catch (const ProbeError& e) {
         EXPECT_NE(std::string(e.what()).find("32 men"), std::string::npos) << e.what();
     }
-    // A line that crosses into a missing sub-table stops with a note instead of throwing.
-    const Tablebase& tables = kqkr_tables();
-    Tablebase partial;
-    partial.add(tables.find(Material::parse("KQvKR")));
-    const Position pos = Position::from_fen("8/8/8/8/3k4/8/1r6/K1Q5 w - - 0 1");
-    ASSERT_TRUE(is_win(partial.probe(pos)));
-    const Line line = line_to_mate(partial, pos);
-    EXPECT_EQ(line.end, Line::End::Stopped);
-    EXPECT_LT(line.moves.size(), partial.probe(pos));
-    EXPECT_NE(line.note.find("no table for KQvK"), std::string::npos) << line.note;
 }
 
 TEST(ProbeLine, BestMoveTiesAreBrokenByUciOrder) {
