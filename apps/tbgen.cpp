@@ -1,13 +1,21 @@
-// tbgen: builds endgame tables by retrograde analysis, or verifies table files.
+// tbgen: builds endgame tables by retrograde analysis (single tables or whole sets, resumable), or
+// verifies table files. The job logic lives in lib/jobs/.
 #include <sys/resource.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <csignal>
 #include <iostream>
 
-#include "solve/dependencies.hpp"
+#include "jobs/estimates.hpp"
+#include "jobs/log.hpp"
+#include "jobs/plan.hpp"
+#include "jobs/progress.hpp"
+#include "jobs/runner.hpp"
+#include "jobs/signals.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
 #include "solve/verifier.hpp"
@@ -18,7 +26,7 @@ using namespace retro;
 
 namespace {
 
-std::string megabytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+constexpr int EXIT_REFUSED = 3;
 
 uint64_t peak_rss_bytes() {
     rusage usage{};
@@ -28,6 +36,16 @@ uint64_t peak_rss_bytes() {
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string shell_quote(const std::string& s) {
+    if (!s.empty() &&
+        s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+") ==
+            std::string::npos)
+        return s;
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
 }
 
 int verify_files(const std::vector<std::string>& files) {
@@ -50,51 +68,135 @@ int verify_files(const std::vector<std::string>& files) {
     return status;
 }
 
-int generate(const std::vector<std::string>& names, const std::filesystem::path& dir, bool json, bool quiet,
-             bool verify) {
-    std::vector<Material> targets;
-    for (const auto& n : names) targets.push_back(Material::parse(n).canonical());
-    std::filesystem::create_directories(dir);
-    Tablebase tables(dir);
-    const auto order = build_order(targets);
-    std::cerr << "tables in dependency order:";
-    for (const auto& m : order) std::cerr << ' ' << m.name();
-    std::cerr << "\n";
-    for (const Material& m : order) {
-        std::shared_ptr<const Table> table;
-        try {
-            table = tables.find(m);
-        } catch (const StoreError& e) {
-            std::cerr << "warning: " << e.what() << "; solving it again\n";
-        }
-        if (table) {
-            std::cerr << m.name() << ": loaded " << table_path(dir, m).string() << "\n";
-        } else {
-            std::cerr << m.name() << ": solving " << IndexScheme(m).size() << " entries per side, estimated peak "
-                      << megabytes(solver_memory_estimate(m)) << " beside its sub-tables\n";
-            const auto start = std::chrono::steady_clock::now();
-            SolveOptions options;
-            if (!quiet) options.progress = &std::cerr;
-            std::shared_ptr<Table> solved = solve(m, tables, options);
-            const double secs = seconds_since(start);
-            write_table(*solved, table_path(dir, m));
-            std::cerr << m.name() << ": solved in " << secs << " s ("
-                      << uint64_t(2 * solved->scheme.size() / std::max(secs, 1e-9)) << " entries/s), written to "
-                      << table_path(dir, m).string() << "\n";
-            tables.add(solved);
-            table = solved;
-        }
-        if (verify) {
-            const VerifyResult r = verify_table(*table, tables);
-            if (r.mismatch) throw std::runtime_error(m.name() + ": verification failed: " + *r.mismatch);
-            std::cerr << m.name() << ": verified " << r.checked << " positions by forward moves\n";
-        }
-        if (std::find(targets.begin(), targets.end(), m) != targets.end()) {
-            const auto stats = compute_statistics(*table);
-            std::cout << (json ? format_json(stats) + "\n" : format_text(stats));
-        }
+struct GenerateArgs {
+    std::vector<std::string> names;  // tables named on the command line: their statistics are printed
+    int all = 0;                     // --all N
+    std::filesystem::path dir;
+    std::filesystem::path log;
+    bool json = false, quiet = false, verify = false, dry_run = false, disk_check = true;
+    double checkpoint_minutes = 5;
+    std::optional<uint64_t> memory_limit;  // nullopt: MemAvailable; 0: none
+    std::string command_line;              // to print how to resume
+};
+
+int generate(const GenerateArgs& a) {
+    std::vector<Material> named;
+    for (const auto& n : a.names) named.push_back(Material::parse(n).canonical());
+    std::vector<Material> targets = named;
+    if (a.all) {
+        const auto all = materials_up_to(a.all);
+        targets.insert(targets.end(), all.begin(), all.end());
     }
-    std::cerr << "peak memory: " << megabytes(peak_rss_bytes()) << "\n";
+
+    // Everything that can refuse the job comes before anything large is allocated.
+    std::optional<DirectoryLock> lock;
+    std::unique_ptr<JobLog> log = std::make_unique<JobLog>();
+    if (!a.dry_run) {
+        check_writable_dir(a.dir);
+        lock.emplace(a.dir);
+        log = std::make_unique<JobLog>(a.log.empty() ? a.dir / "tbgen.log" : a.log);
+        log->line("start: " + a.command_line);
+    }
+    auto say = [&](const std::string& s) {
+        std::cerr << s << "\n";
+        log->line(s);
+    };
+
+    const JobPlan plan = make_plan(targets, a.dir);
+    int checkpoints = 0;
+    for (const auto& t : plan.tables) checkpoints += t.has_checkpoint;
+    say(std::to_string(plan.tables.size()) + " tables in " + a.dir.string() + ": " +
+        std::to_string(plan.tables.size() - size_t(plan.to_build())) + " complete (skipped), " +
+        std::to_string(plan.to_build()) + " to build" +
+        (checkpoints ? ", " + std::to_string(checkpoints) + " of them resuming from a checkpoint"
+                     : std::string()));
+    if (plan.to_build() > 0 && plan.to_build() <= 12) {
+        std::string order = "to build, in this order:";
+        for (const auto& t : plan.tables)
+            if (!t.complete) order += " " + t.material.name();
+        say(order);
+    }
+
+    const uint64_t limit = a.memory_limit ? *a.memory_limit : available_memory_bytes().value_or(0);
+    const std::string limit_text = limit == 0       ? "no limit"
+                                   : a.memory_limit ? "limit " + format_bytes(limit) + " (--memory-limit)"
+                                                    : "limit " + format_bytes(limit) + " (MemAvailable)";
+    std::optional<uint64_t> free_disk;
+    std::error_code ec;
+    std::filesystem::path existing = std::filesystem::absolute(a.dir);
+    while (!std::filesystem::exists(existing) && existing.has_relative_path())
+        existing = existing.parent_path();
+    const auto space = std::filesystem::space(existing, ec);
+    if (!ec) free_disk = space.available;
+    if (plan.to_build() > 0) {
+        const Material peak = *plan.peak_memory_table();
+        say("estimated peak memory: " + format_bytes(plan.peak_memory()) + " while solving " + peak.name() +
+            " (solver " + format_bytes(solver_memory_estimate(peak)) + " + sub-tables " +
+            format_bytes(solve_peak_bytes(peak) - solver_memory_estimate(peak)) + "); " + limit_text);
+        say("estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
+            format_bytes(plan.disk_total()) + " for all the tables of the job, checkpoints aside)" +
+            (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));
+    }
+    if (const auto why = refusal(plan, limit, a.disk_check ? free_disk : std::nullopt)) {
+        say("tbgen: refused: " + *why);
+        return EXIT_REFUSED;
+    }
+    if (a.dry_run) return 0;
+
+    StopSignals signals;
+    JobOptions options;
+    options.checkpoint_seconds = a.checkpoint_minutes * 60;
+    options.stop = &StopSignals::flag();
+    options.verify = a.verify;
+    options.report = say;
+    options.note = [&](const std::string& s) { log->line(s); };
+    options.solver_line = [&](const std::string& s) {
+        if (!a.quiet) std::cerr << s << "\n";
+        log->line(s);
+    };
+    JobResult result;
+    try {
+        result = run_job(plan, options);
+    } catch (const std::exception& e) {
+        log->line(std::string("error: ") + e.what());
+        std::cerr << "tbgen: error: " << e.what()
+                  << "\nthe tables written so far are complete; fix the cause and run the same command to "
+                     "resume:\n  "
+                  << a.command_line << "\n";
+        return 1;
+    }
+
+    if (result.interrupted) {
+        const int sig = StopSignals::signal_number();
+        say(std::string("interrupted") + (sig ? " by signal " + std::to_string(sig) : std::string()) + ": " +
+            result.stopped_at + ". " + std::to_string(result.built.size()) + " tables built in this run, " +
+            std::to_string(plan.to_build() - int(result.built.size())) + " still to build.");
+        say("nothing is lost: run the same command again to resume:\n  " + a.command_line);
+        return 128 + (sig ? sig : SIGINT);
+    }
+
+    if (!result.built.empty()) {
+        auto slowest = result.built;
+        std::sort(slowest.begin(), slowest.end(),
+                  [](const auto& x, const auto& y) { return x.seconds > y.seconds; });
+        std::string s = "slowest:";
+        for (size_t i = 0; i < std::min<size_t>(5, slowest.size()); ++i)
+            s += " " + slowest[i].material.name() + " " + format_duration(slowest[i].seconds) +
+                 (slowest[i].resumed ? " (resumed)" : "") +
+                 (i + 1 < std::min<size_t>(5, slowest.size()) ? "," : "");
+        say(s);
+    }
+    uint64_t disk = 0;
+    for (const auto& t : plan.tables) disk += std::filesystem::file_size(table_path(a.dir, t.material), ec);
+    say("done: " + std::to_string(result.built.size()) + " tables built, " + std::to_string(result.skipped) +
+        " skipped, in " + format_duration(result.seconds) + "; peak memory " +
+        format_bytes(peak_rss_bytes()) + "; the job's " + std::to_string(plan.tables.size()) +
+        " table files take " + format_bytes(disk));
+
+    for (const Material& m : named) {
+        const auto stats = compute_statistics(*read_table(table_path(a.dir, m)));
+        std::cout << (a.json ? format_json(stats) + "\n" : format_text(stats));
+    }
     return 0;
 }
 
@@ -102,17 +204,31 @@ int generate(const std::vector<std::string>& names, const std::filesystem::path&
 
 int main(int argc, char** argv) {
     po::options_description visible(
-        "tbgen: build chess endgame tables (exact distance to mate, both sides to move) by retrograde analysis.\n"
+        "tbgen: build chess endgame tables (exact distance to mate, both sides to move) by retrograde "
+        "analysis.\n"
         "Usage: tbgen [options] MATERIAL...   e.g. tbgen KQvKR -o tables\n"
+        "       tbgen --all 5 -o tables       every table of 3 to 5 men (145 tables)\n"
         "       tbgen --verify FILE...\n"
-        "Every table a material needs (captures, promotions) is built first, or loaded when its file exists.\n"
+        "Every table a material needs (captures, promotions) is built first. Tables whose file is complete\n"
+        "are skipped, so after an interruption (Ctrl-C, kill, power cut) the same command resumes; a table\n"
+        "in progress resumes from its last checkpoint. See docs/guide.md.\n"
         "Options");
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>()->default_value("tables"), "directory for the table files")(
+        "all", po::value<int>(), "build every table of 3 to N men (N = 3, 4 or 5)")(
         "threads,t", po::value<int>()->default_value(0), "worker threads (0 = all cores)")(
-        "json", "print statistics as one JSON object per table")("quiet,q", "no per-layer progress")(
-        "verify", "verify: with materials, check each table after building it; otherwise the "
-                  "arguments are table files to re-check by forward moves");
+        "checkpoint-minutes", po::value<double>()->default_value(5),
+        "at most this long between checkpoints of a table in progress (kept in the output directory)")(
+        "memory-limit", po::value<std::string>(),
+        "refuse a job whose estimated peak memory exceeds this (e.g. 16G; 0 = no limit; default: the "
+        "machine's available memory)")("no-disk-check",
+                                       "start even when the disk estimate exceeds the free space")(
+        "log", po::value<std::string>(), "append a timestamped log here (default: OUTPUT/tbgen.log)")(
+        "dry-run,n", "print the plan and the estimates, build nothing")(
+        "json", "print statistics as one JSON object per table")("quiet,q", "no per-ply progress")(
+        "verify",
+        "verify: with materials, check each table after building it; otherwise the "
+        "arguments are table files to re-check by forward moves");
     po::options_description hidden;
     hidden.add_options()("args", po::value<std::vector<std::string>>()->default_value({}, ""), "");
     po::options_description all;
@@ -124,19 +240,45 @@ int main(int argc, char** argv) {
         po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
         po::notify(vm);
         const auto args = vm["args"].as<std::vector<std::string>>();
-        if (vm.count("help") || args.empty()) {
+        if (vm.count("help") || (args.empty() && !vm.count("all"))) {
             std::cout << visible << "\n";
-            return args.empty() && !vm.count("help") ? 2 : 0;
+            return vm.count("help") ? 0 : 2;
         }
         const int threads = vm["threads"].as<int>();
         if (threads < 0) throw std::runtime_error("--threads must be 0 (all cores) or more");
         tbb::global_control control(tbb::global_control::max_allowed_parallelism,
                                     threads ? size_t(threads) : size_t(tbb::info::default_concurrency()));
-        const bool is_files = vm.count("verify") && args.front().find(".rtb") != std::string::npos;
+        const bool is_files =
+            vm.count("verify") && !args.empty() && args.front().find(".rtb") != std::string::npos;
         if (is_files) return verify_files(args);
-        return generate(args, vm["output"].as<std::string>(), vm.count("json"), vm.count("quiet"), vm.count("verify"));
+
+        GenerateArgs a;
+        a.names = args;
+        if (vm.count("all")) {
+            a.all = vm["all"].as<int>();
+            if (a.all < 3 || a.all > MAX_MEN)
+                throw std::runtime_error("--all takes the number of men, 3 to " + std::to_string(MAX_MEN));
+        }
+        a.dir = vm["output"].as<std::string>();
+        if (vm.count("log")) a.log = vm["log"].as<std::string>();
+        a.json = vm.count("json");
+        a.quiet = vm.count("quiet");
+        a.verify = vm.count("verify");
+        a.dry_run = vm.count("dry-run");
+        a.disk_check = !vm.count("no-disk-check");
+        a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();
+        if (!(a.checkpoint_minutes >= 0)) throw std::runtime_error("--checkpoint-minutes must be 0 or more");
+        if (vm.count("memory-limit")) {
+            const std::string text = vm["memory-limit"].as<std::string>();
+            a.memory_limit = text == "none" ? 0 : parse_bytes(text);
+        }
+        for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + shell_quote(argv[i]);
+        return generate(a);
+    } catch (const po::error& e) {
+        std::cerr << "tbgen: " << e.what() << " (see tbgen --help)\n";
+        return 2;
     } catch (const std::exception& e) {
         std::cerr << "tbgen: error: " << e.what() << "\n";
-        return 2;
+        return 1;
     }
 }

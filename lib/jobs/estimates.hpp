@@ -1,0 +1,37 @@
+// Memory and disk a generation job needs, estimated before anything is allocated.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "index/material.hpp"
+
+namespace retro {
+
+// Bytes a solved table takes in memory: one value byte per index entry and side to move.
+uint64_t table_memory_bytes(const Material& m);
+
+// Bytes held at the peak of solving m: the solver's own estimate plus every table one capture or
+// promotion away, which the solver keeps in memory (a job loads only those, table by table).
+uint64_t solve_peak_bytes(const Material& m);
+
+// Bytes of m's table file on disk. The file format decides this: today a 56-byte header and one
+// byte per entry and side to move, uncompressed. Whoever changes the format adjusts this function
+// (an upper bound is better than a guess: the job refuses to start when the disk is too small).
+uint64_t table_file_bytes_estimate(const Material& m);
+
+// Bytes of a checkpoint of m's solve: a value and a counter byte per entry and side to move (pawn
+// tables add their en passant edges, a small fraction).
+uint64_t checkpoint_bytes_estimate(const Material& m);
+
+// MemAvailable from /proc/meminfo; nullopt when it cannot be read.
+std::optional<uint64_t> available_memory_bytes();
+
+// "8G", "8GiB", "512M", "1.5T", "123456" (bytes); binary multiples. Throws std::invalid_argument.
+uint64_t parse_bytes(const std::string& text);
+// "1.5 GiB", "340 MiB", "56 KiB", "12 B".
+std::string format_bytes(uint64_t bytes);
+
+}  // namespace retro

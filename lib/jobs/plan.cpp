@@ -1,0 +1,152 @@
+#include "jobs/plan.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "index/index_scheme.hpp"
+#include "jobs/estimates.hpp"
+#include "solve/dependencies.hpp"
+#include "solve/solver.hpp"
+#include "store/table_file.hpp"
+
+namespace retro {
+
+namespace {
+
+// Every multiset of `count` pieces from QRBNP, as strings in KQRBNP order.
+void piece_sets(int count, int first, std::string& prefix, std::vector<std::string>& out) {
+    static const char pieces[] = "QRBNP";
+    if (count == 0) {
+        out.push_back(prefix);
+        return;
+    }
+    for (int i = first; i < 5; ++i) {
+        prefix.push_back(pieces[i]);
+        piece_sets(count - 1, i, prefix, out);
+        prefix.pop_back();
+    }
+}
+
+}  // namespace
+
+std::vector<Material> materials_up_to(int men) {
+    if (men < 3 || men > MAX_MEN)
+        throw JobError("tables of 3 to " + std::to_string(MAX_MEN) + " men only, not " + std::to_string(men));
+    std::vector<Material> out;
+    for (int n = 3; n <= men; ++n) {
+        std::set<Material> seen;
+        for (int white = 0; white <= n - 2; ++white) {
+            std::vector<std::string> ws, bs;
+            std::string prefix;
+            piece_sets(white, 0, prefix, ws);
+            piece_sets(n - 2 - white, 0, prefix, bs);
+            for (const auto& w : ws)
+                for (const auto& b : bs) seen.insert(Material::parse("K" + w + "vK" + b).canonical());
+        }
+        out.insert(out.end(), seen.begin(), seen.end());
+    }
+    return out;
+}
+
+int JobPlan::to_build() const {
+    return int(std::count_if(tables.begin(), tables.end(), [](const auto& t) { return !t.complete; }));
+}
+
+uint64_t JobPlan::entries_to_build() const {
+    uint64_t n = 0;
+    for (const auto& t : tables)
+        if (!t.complete) n += 2 * t.entries;
+    return n;
+}
+
+std::optional<Material> JobPlan::peak_memory_table() const {
+    std::optional<Material> best;
+    uint64_t peak = 0;
+    for (const auto& t : tables) {
+        if (t.complete) continue;
+        const uint64_t bytes = solve_peak_bytes(t.material);
+        if (!best || bytes > peak) best = t.material, peak = bytes;
+    }
+    return best;
+}
+
+uint64_t JobPlan::peak_memory() const {
+    const auto m = peak_memory_table();
+    return m ? solve_peak_bytes(*m) : 0;
+}
+
+uint64_t JobPlan::disk_needed() const {
+    uint64_t files = 0, checkpoint = 0;
+    for (const auto& t : tables) {
+        if (t.complete) continue;
+        files += table_file_bytes_estimate(t.material);
+        checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(t.material));
+    }
+    return files + 2 * checkpoint;
+}
+
+uint64_t JobPlan::disk_total() const {
+    uint64_t files = 0;
+    for (const auto& t : tables) files += table_file_bytes_estimate(t.material);
+    return files;
+}
+
+JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::path& dir) {
+    JobPlan plan;
+    plan.dir = dir;
+    for (const Material& m : build_order(targets)) {
+        PlannedTable t;
+        t.material = m;
+        t.entries = IndexScheme(m).size();
+        t.complete = table_file_valid(table_path(dir, m));
+        std::error_code ec;
+        t.has_checkpoint = !t.complete && std::filesystem::exists(checkpoint_path(dir, m), ec);
+        plan.tables.push_back(t);
+    }
+    return plan;
+}
+
+std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
+                                   std::optional<uint64_t> free_disk) {
+    const uint64_t memory = plan.peak_memory();
+    if (memory_limit && memory > memory_limit) {
+        const Material m = *plan.peak_memory_table();
+        return "this job needs about " + format_bytes(memory) + " of memory at its peak (" + m.name() +
+               ": solver " + format_bytes(solver_memory_estimate(m)) + " + sub-tables " +
+               format_bytes(solve_peak_bytes(m) - solver_memory_estimate(m)) + "), more than the limit of " +
+               format_bytes(memory_limit) +
+               "; free memory, raise --memory-limit if you know better, or build fewer tables";
+    }
+    const uint64_t disk = plan.disk_needed();
+    if (free_disk && disk > *free_disk)
+        return "this job needs about " + format_bytes(disk) + " of disk in " + plan.dir.string() +
+               " but only " + format_bytes(*free_disk) +
+               " is free; free some space, choose another -o directory, or pass " +
+               "--no-disk-check if the estimate is too pessimistic";
+    return std::nullopt;
+}
+
+void check_writable_dir(const std::filesystem::path& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw JobError("cannot create the output directory " + dir.string() + ": " + ec.message());
+    if (!std::filesystem::is_directory(dir)) throw JobError(dir.string() + " is not a directory");
+    const std::filesystem::path probe = dir / (".tbgen-write-test." + std::to_string(::getpid()));
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        throw JobError("the output directory " + dir.string() + " is not writable: " + std::strerror(errno));
+    const char block[4096] = {};
+    bool ok = ::write(fd, block, sizeof block) == ssize_t(sizeof block) && ::fsync(fd) == 0;
+    const int error = errno;
+    ok = ::close(fd) == 0 && ok;
+    ::unlink(probe.c_str());
+    if (!ok)
+        throw JobError("cannot write to the output directory " + dir.string() + ": " + std::strerror(error));
+}
+
+}  // namespace retro

@@ -1,0 +1,61 @@
+// Planning a generation job: which tables, in which order, which are already done, and what the
+// rest will cost in memory and disk.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "index/material.hpp"
+
+namespace retro {
+
+class JobError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Every canonical material of 3 to `men` men (pawns included; bare kings excluded), sorted by
+// number of men, then by name. Up to 5 men: 5 + 30 + 110 = 145 materials.
+std::vector<Material> materials_up_to(int men);
+
+struct PlannedTable {
+    Material material;
+    uint64_t entries = 0;         // index entries per side to move
+    bool complete = false;        // its file exists and passes every check: skipped
+    bool has_checkpoint = false;  // a checkpoint of a solve in progress exists: resumed
+};
+
+struct JobPlan {
+    std::filesystem::path dir;
+    std::vector<PlannedTable> tables;  // dependency order: every table after all it needs
+
+    int to_build() const;
+    // Index entries (both sides to move) of the tables still to build.
+    uint64_t entries_to_build() const;
+    // Peak bytes in memory over the tables still to build (each solved with only its direct
+    // sub-tables in memory), and which table sets it.
+    uint64_t peak_memory() const;
+    std::optional<Material> peak_memory_table() const;
+    // Disk the job still needs: the files still to write, plus the largest checkpoint twice (the
+    // old one stays until the new one is renamed over it).
+    uint64_t disk_needed() const;
+    // Disk all the files of the plan take when the job is done.
+    uint64_t disk_total() const;
+};
+
+// Plans building `targets` and everything they need into `dir`, checking the files already there
+// (reads each existing table file once to verify it).
+JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::path& dir);
+
+// A clear reason to refuse the job, or nullopt when it fits. limit 0 = no memory limit;
+// free_disk nullopt = do not check the disk.
+std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
+                                   std::optional<uint64_t> free_disk);
+
+// Creates dir if needed and checks that a file can be created, written, flushed and removed there.
+// Throws JobError naming the directory and the reason (permission denied, read-only, disk full).
+void check_writable_dir(const std::filesystem::path& dir);
+
+}  // namespace retro

@@ -1,0 +1,118 @@
+#include "jobs/progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace retro {
+
+std::string format_duration(double seconds) {
+    char buf[48];
+    const long s = std::lround(std::max(0.0, seconds));
+    if (seconds < 10)
+        std::snprintf(buf, sizeof buf, "%.1f s", std::max(0.0, seconds));
+    else if (s < 60)
+        std::snprintf(buf, sizeof buf, "%ld s", s);
+    else if (s < 3600)
+        std::snprintf(buf, sizeof buf, "%ld min %02ld s", s / 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld h %02ld min", s / 3600, (s % 3600) / 60);
+    return buf;
+}
+
+JobProgress::JobProgress(std::vector<std::pair<Material, uint64_t>> tables) : tables_(std::move(tables)) {
+    for (const auto& t : tables_) total_ += t.second;
+}
+
+void JobProgress::add_history(const Material& m, uint64_t entries, double seconds) {
+    Rate& r = rates_[{m.total(), m.has_pawns()}];
+    r.entries += entries;
+    r.seconds += seconds;
+}
+
+void JobProgress::table_started(Clock::time_point now) {
+    if (next_ >= tables_.size()) return;
+    ++next_;
+    running_ = true;
+    table_start_ = now;
+}
+
+void JobProgress::table_finished(Clock::time_point now) {
+    if (!running_) return;
+    const auto& [m, entries] = tables_[next_ - 1];
+    Rate& r = rates_[{m.total(), m.has_pawns()}];
+    r.entries += entries;
+    r.seconds += std::chrono::duration<double>(now - table_start_).count();
+    done_ += entries;
+    running_ = false;
+}
+
+std::optional<double> JobProgress::rate_for(const Material& m) const {
+    auto rate = [](uint64_t entries, double seconds) -> std::optional<double> {
+        if (entries == 0 || seconds <= 0) return std::nullopt;
+        return double(entries) / seconds;
+    };
+    if (auto it = rates_.find({m.total(), m.has_pawns()}); it != rates_.end())
+        if (auto r = rate(it->second.entries, it->second.seconds)) return r;
+    Rate same_men, all;
+    for (const auto& [kind, r] : rates_) {
+        all.entries += r.entries, all.seconds += r.seconds;
+        if (kind.first == m.total()) same_men.entries += r.entries, same_men.seconds += r.seconds;
+    }
+    if (auto r = rate(same_men.entries, same_men.seconds)) return r;
+    return rate(all.entries, all.seconds);
+}
+
+std::optional<double> JobProgress::expected_seconds(const Material& m, uint64_t entries) const {
+    const auto r = rate_for(m);
+    if (!r) return std::nullopt;
+    return double(entries) / *r;
+}
+
+std::optional<double> JobProgress::table_eta(Clock::time_point now) const {
+    if (!running_) return 0.0;
+    const auto& [m, entries] = tables_[next_ - 1];
+    const auto expected = expected_seconds(m, entries);
+    if (!expected) return std::nullopt;
+    const double left = *expected - std::chrono::duration<double>(now - table_start_).count();
+    if (left < 0) return std::nullopt;
+    return left;
+}
+
+std::optional<double> JobProgress::job_eta(Clock::time_point now) const {
+    std::optional<double> left = 0.0;
+    if (running_) {
+        const auto& [m, entries] = tables_[next_ - 1];
+        const auto expected = expected_seconds(m, entries);
+        if (!expected) return std::nullopt;
+        // A table over its estimate counts as nearly done.
+        left = std::max(0.0, *expected - std::chrono::duration<double>(now - table_start_).count());
+    }
+    for (size_t i = next_; i < tables_.size(); ++i) {
+        const auto e = expected_seconds(tables_[i].first, tables_[i].second);
+        if (!e) return std::nullopt;
+        *left += *e;
+    }
+    return left;
+}
+
+std::string JobProgress::status(Clock::time_point now) const {
+    std::string out;
+    if (running_) {
+        const auto& [m, entries] = tables_[next_ - 1];
+        const double elapsed = std::chrono::duration<double>(now - table_start_).count();
+        out = "table " + format_duration(elapsed);
+        if (const auto e = expected_seconds(m, entries)) out += " of ~" + format_duration(*e);
+        out += ", ";
+    }
+    char pct[16];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100 * job_fraction());
+    out += "job " + std::string(pct);
+    if (const auto eta = job_eta(now))
+        out += " (ETA " + format_duration(*eta) + ")";
+    else
+        out += " (ETA unknown yet)";
+    return out;
+}
+
+}  // namespace retro

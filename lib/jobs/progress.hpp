@@ -1,0 +1,69 @@
+// Progress and ETA of a generation job, per table and for the whole job.
+//
+// The job measures how many index entries per second it solves, separately per number of men and
+// for pawn and pawnless tables (they differ: more plies, bigger working sets), and predicts the
+// time of a table from its entries. Before any table of a kind is done it falls back on the same
+// number of men, then on everything solved so far; before the first table there is no ETA. The
+// runner keeps the times of the tables it built in the output directory (tbgen.times) and feeds them
+// back on the next run, so a resumed job has an ETA from its first table on.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/material.hpp"
+
+namespace retro {
+
+// "45 s", "12 min 05 s", "3 h 07 min".
+std::string format_duration(double seconds);
+
+class JobProgress {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    // The tables the job will build, in order, with their index entries (both sides to move).
+    explicit JobProgress(std::vector<std::pair<Material, uint64_t>> tables);
+
+    // A table solved earlier (in an earlier run, say) in `seconds`: its rate counts like the others.
+    void add_history(const Material& m, uint64_t entries, double seconds);
+
+    // Tables start and finish in the order given.
+    void table_started(Clock::time_point now = Clock::now());
+    void table_finished(Clock::time_point now = Clock::now());
+
+    // Expected seconds to solve m with `entries` entries (both sides), from the rates so far.
+    std::optional<double> expected_seconds(const Material& m, uint64_t entries) const;
+    // Seconds until the current table is done; nullopt without a rate or when it already took longer
+    // than expected.
+    std::optional<double> table_eta(Clock::time_point now = Clock::now()) const;
+    // Seconds until the whole job is done (a table over its estimate counts as nearly done).
+    std::optional<double> job_eta(Clock::time_point now = Clock::now()) const;
+    // Entries of finished tables over all entries, 0..1.
+    double job_fraction() const { return total_ ? double(done_) / double(total_) : 1.0; }
+
+    // "table 12 s of ~40 s, job 35% (ETA 1 h 02 min)"
+    std::string status(Clock::time_point now = Clock::now()) const;
+
+private:
+    using Kind = std::pair<int, bool>;  // men, pawns
+    struct Rate {
+        uint64_t entries = 0;
+        double seconds = 0;
+    };
+    std::optional<double> rate_for(const Material& m) const;
+
+    std::vector<std::pair<Material, uint64_t>> tables_;
+    size_t next_ = 0;       // the first table not started
+    bool running_ = false;  // tables_[next_ - 1] is being solved
+    uint64_t total_ = 0, done_ = 0;
+    Clock::time_point table_start_;
+    std::map<Kind, Rate> rates_;
+};
+
+}  // namespace retro

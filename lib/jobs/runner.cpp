@@ -1,0 +1,158 @@
+#include "jobs/runner.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include "jobs/estimates.hpp"
+#include "jobs/log.hpp"
+#include "jobs/progress.hpp"
+#include "solve/solver.hpp"
+#include "solve/verifier.hpp"
+#include "store/table_file.hpp"
+
+namespace retro {
+
+namespace {
+
+void remove_if_present(const std::filesystem::path& path,
+                       const std::function<void(const std::string&)>& note) {
+    std::error_code ec;
+    if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+JobResult run_job(const JobPlan& plan, const JobOptions& options) {
+    const auto job_start = std::chrono::steady_clock::now();
+    auto report = [&](const std::string& s) {
+        if (options.report) options.report(s);
+    };
+    std::vector<std::pair<Material, uint64_t>> work;
+    for (const auto& t : plan.tables)
+        if (!t.complete) work.emplace_back(t.material, 2 * t.entries);
+    JobProgress progress(work);
+    const auto times_path = plan.dir / "tbgen.times";
+    {
+        std::ifstream times(times_path);
+        std::string name;
+        uint64_t entries = 0;
+        double seconds = 0;
+        while (times >> name >> entries >> seconds) {
+            try {
+                progress.add_history(Material::parse(name), entries, seconds);
+            } catch (const std::exception&) {  // a damaged line only costs an estimate
+            }
+        }
+    }
+
+    JobResult result;
+    int position = 0;
+    for (const PlannedTable& t : plan.tables) {
+        const Material& m = t.material;
+        const auto file = table_path(plan.dir, m);
+        const auto checkpoint = checkpoint_path(plan.dir, m);
+        if (t.complete) {
+            ++result.skipped;
+            if (options.note) options.note(m.name() + ": complete, skipped");
+            remove_if_present(checkpoint, options.note);  // left by a kill after the file was renamed
+            continue;
+        }
+        if (options.stop && options.stop->load()) {
+            result.interrupted = true;
+            result.stopped_at = "before " + m.name();
+            break;
+        }
+        ++position;
+        remove_if_present(file.string() + ".tmp", options.note);
+        remove_if_present(checkpoint.string() + ".tmp", options.note);
+
+        std::string start("[");
+        start += std::to_string(position) + "/" + std::to_string(work.size()) + "] " + m.name() +
+                 ": solving " + std::to_string(t.entries) + " entries per side, about " +
+                 format_bytes(solve_peak_bytes(m)) + " of memory";
+        if (const auto e = progress.expected_seconds(m, 2 * t.entries))
+            start += ", expected ~" + format_duration(*e);
+        const bool resuming = std::filesystem::exists(checkpoint);
+        if (resuming) start += "; resuming from " + checkpoint.string();
+        report(start);
+
+        const auto table_start = std::chrono::steady_clock::now();
+        progress.table_started();
+        Tablebase tables(plan.dir);  // loads the direct sub-tables only, and frees them afterwards
+        LineStream solver_lines([&](const std::string& line) {
+            if (options.solver_line) options.solver_line(line + "  | " + progress.status());
+        });
+        SolveOptions solve_options;
+        solve_options.progress = &solver_lines;
+        solve_options.checkpoint = checkpoint;
+        solve_options.checkpoint_seconds = options.checkpoint_seconds;
+        solve_options.stop = options.stop;
+        std::shared_ptr<Table> table;
+        try {
+            table = solve(m, tables, solve_options);
+        } catch (const SolveInterrupted& e) {
+            result.interrupted = true;
+            result.stopped_at = e.what();
+            report(m.name() + ": stopped; " +
+                   (std::filesystem::exists(checkpoint) ? "its solved plies are in " + checkpoint.string()
+                                                        : std::string("no checkpoint")));
+            break;
+        }
+        const double solve_seconds = seconds_since(table_start);
+        write_table(*table, file);
+        remove_if_present(checkpoint, options.note);
+        if (options.verify) {
+            tables.add(table);
+            const VerifyResult v = verify_table(*table, tables);
+            if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
+            report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
+        }
+        progress.table_finished();
+        if (!resuming) {  // a resumed table's time is only its last part
+            std::ofstream times(times_path, std::ios::app);
+            times << m.name() << ' ' << 2 * t.entries << ' ' << solve_seconds << '\n';
+        }
+        result.built.push_back({m, seconds_since(table_start), resuming});
+        char rate[64];
+        std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
+        report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
+               file.string() + " written; " + progress.status());
+    }
+    result.seconds = seconds_since(job_start);
+    return result;
+}
+
+DirectoryLock::DirectoryLock(const std::filesystem::path& dir) {
+    const auto path = dir / ".tbgen.lock";
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+    if (fd_ < 0) throw JobError("cannot create " + path.string() + ": " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        char pid[32] = {};
+        const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
+        ::close(fd_);
+        fd_ = -1;
+        throw JobError("another tbgen is building into " + dir.string() +
+                       (n > 0 ? " (process " + std::string(pid, size_t(n)) + ")" : std::string()) +
+                       "; wait for it or stop it first");
+    }
+    const std::string me = std::to_string(::getpid());
+    if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
+        // the pid is only informative
+    }
+}
+
+DirectoryLock::~DirectoryLock() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+}  // namespace retro

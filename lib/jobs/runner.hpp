@@ -1,0 +1,61 @@
+// Runs a planned generation job: builds the tables in order, skips the complete ones, resumes from
+// checkpoints, stops cleanly when asked, and writes each file atomically.
+//
+// Files in the output directory besides the tables: MATERIAL.checkpoint (a solve in progress, deleted
+// once the table file is written), tbgen.times (material, entries, seconds of every table built:
+// the ETA of later runs uses it), .tbgen.lock (see DirectoryLock), tbgen.log (written by tbgen).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "jobs/plan.hpp"
+
+namespace retro {
+
+struct JobOptions {
+    double checkpoint_seconds = 300;          // at most this long between checkpoints of a table
+    const std::atomic<bool>* stop = nullptr;  // when set: checkpoint at the next ply and stop
+    bool verify = false;                      // re-derive each table built by forward moves
+    // Job events, one line each (starts, finishes, ETAs): for the terminal and the log.
+    std::function<void(const std::string&)> report;
+    // Details for the log only (skipped tables, removed leftovers).
+    std::function<void(const std::string&)> note;
+    // The solver's per-ply lines, each followed by the table's and the job's progress.
+    std::function<void(const std::string&)> solver_line;
+};
+
+struct BuiltTable {
+    Material material;
+    double seconds = 0;    // this run's solve (and verify) time, not counting earlier runs
+    bool resumed = false;  // continued from a checkpoint
+};
+
+struct JobResult {
+    std::vector<BuiltTable> built;
+    int skipped = 0;
+    bool interrupted = false;
+    std::string stopped_at;  // which table and ply, when interrupted
+    double seconds = 0;
+};
+
+// Throws JobError (verification failure), StoreError (a file could not be written: the error names
+// it; no partial file is left under the final name) or SolveError.
+JobResult run_job(const JobPlan& plan, const JobOptions& options);
+
+// Holds an exclusive lock on dir/.tbgen.lock for its lifetime (released by the kernel if the process
+// dies), so two jobs never build into the same directory. Throws JobError when another holds it.
+class DirectoryLock {
+public:
+    explicit DirectoryLock(const std::filesystem::path& dir);
+    ~DirectoryLock();
+    DirectoryLock(const DirectoryLock&) = delete;
+    DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
+}  // namespace retro

@@ -1,0 +1,54 @@
+#include "jobs/signals.hpp"
+
+#include <csignal>
+
+namespace retro {
+
+namespace {
+
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+struct sigaction previous_int {
+}, previous_term{};
+
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "the signal handler needs lock-free atomics");
+
+extern "C" void on_signal(int sig) {
+    if (stop_requested.exchange(true)) {
+        // The second signal: stop now, the way the signal normally would.
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+        return;
+    }
+    stop_signal.store(sig);
+}
+
+}  // namespace
+
+StopSignals::StopSignals() {
+    stop_requested = false;
+    stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, &previous_int);
+    sigaction(SIGTERM, &action, &previous_term);
+}
+
+StopSignals::~StopSignals() {
+    sigaction(SIGINT, &previous_int, nullptr);
+    sigaction(SIGTERM, &previous_term, nullptr);
+}
+
+const std::atomic<bool>& StopSignals::flag() { return stop_requested; }
+
+int StopSignals::signal_number() { return stop_signal.load(); }
+
+void StopSignals::request_stop(int signal_number) {
+    stop_signal.store(signal_number);
+    stop_requested.store(true);
+}
+
+}  // namespace retro

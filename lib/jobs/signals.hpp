@@ -1,0 +1,25 @@
+// SIGINT and SIGTERM as a request to stop cleanly: the first one sets a flag that the solver polls
+// between plies (it then checkpoints and stops); a second one ends the process at once, which loses
+// nothing either (table files and checkpoints are written to a temporary name and renamed).
+#pragma once
+
+#include <atomic>
+
+namespace retro {
+
+class StopSignals {
+public:
+    StopSignals();   // installs the handlers
+    ~StopSignals();  // restores the previous ones
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+    // The flag to hand to SolveOptions::stop.
+    static const std::atomic<bool>& flag();
+    // The signal that asked to stop, 0 when none did.
+    static int signal_number();
+    // Sets the flag as a signal would (for tests and for stopping from code).
+    static void request_stop(int signal_number = 0);
+};
+
+}  // namespace retro
