@@ -54,12 +54,18 @@ TEST(ProbeUci, NotInTablesSaysSoAndStillMoves) {
     const std::string out = session(
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1\ngo\n"
         "position fen 8/8/8/4k3/8/8/8/4KB1Q w - - 0 1\ngo\n"
-        "position fen 8/8/8/4k3/8/8/8/4K2Q w KQ - 0 1\ngo\n");
+        "position fen r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1\ngo\n");
     EXPECT_TRUE(contains(out, "info string position not in tables: the position has 32 men")) << out;
     EXPECT_TRUE(contains(out, "info string position not in tables: no table for KQBvK")) << out;
-    EXPECT_TRUE(contains(out, "info string position not in tables: castling rights (KQ)")) << out;
     EXPECT_TRUE(contains(out, "not from the tables: playing the first legal move")) << out;
     EXPECT_EQ(out.find("bestmove 0000"), std::string::npos) << out;
+    // Rights that cannot be used (no king or rook on its square) are ignored.
+    const std::string ignored = session(
+        "position fen 8/8/8/4k3/8/8/8/4K2Q w KQkq - 0 1\ngo\n"
+        "position fen r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1\ngo\n");
+    EXPECT_TRUE(contains(ignored, "info string tablebase: win in 13 plies (mate in 7)\nbestmove h1c6\n"))
+        << ignored;
+    EXPECT_TRUE(contains(ignored, "info string position not in tables: castling rights (Kq)")) << ignored;
 }
 
 TEST(ProbeUci, OddInputNeverCrashes) {

@@ -60,6 +60,22 @@ std::optional<Position> castled(const Position& pos, const std::string& uci) {
     return next;
 }
 
+// The castling rights among `rights` (a FEN field such as "KQkq") whose king and rook still stand
+// on their first squares.
+std::string usable_castling(const Position& pos, const std::string& rights) {
+    std::string out;
+    for (char r : rights) {
+        const Color c = std::isupper(static_cast<unsigned char>(r)) ? WHITE : BLACK;
+        const char side = char(std::tolower(static_cast<unsigned char>(r)));
+        if (side != 'k' && side != 'q') continue;
+        const int rank = c == WHITE ? 0 : 7;
+        const Square king = make_square(4, rank), rook = make_square(side == 'k' ? 7 : 0, rank);
+        const auto holds = [&](Square s, PieceType t) { return pos.type_on(s) == t && pos.color_on(s) == c; };
+        if (holds(king, KING) && holds(rook, ROOK)) out += r;
+    }
+    return out;
+}
+
 }  // namespace
 
 void UciEngine::run(std::istream& in) {
@@ -143,7 +159,13 @@ void UciEngine::set_position(std::string_view args) {
             for (const auto& f : fields) plain += (plain.empty() ? "" : " ") + f;
             try {
                 pos = Position::from_fen(plain);
-                not_in_tables_ = "castling rights (" + castling + ") are not in the tables";
+                // Rights whose king or rook has left its square mean nothing (some GUIs send KQkq
+                // for any position); real ones are not in the tables.
+                if (!usable_castling(pos, castling).empty())
+                    not_in_tables_ =
+                        "castling rights (" + usable_castling(pos, castling) + ") are not in the tables";
+                else
+                    not_in_tables_.clear();
             } catch (const PositionError&) {
                 return;
             }
