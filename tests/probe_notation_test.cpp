@@ -183,3 +183,21 @@ TEST(ProbeNotation, RoundTripsOnRandomPositions) {
         ++checked;
     }
 }
+
+TEST(ProbeNotation, GarbageIsRefusedWithoutThrowing) {
+    const Position pos = fen(PROMOTION);
+    std::mt19937_64 rng(11);
+    const std::string alphabet = "abcdefghKQRBNPqrbnkp12345678x=+#-:O0 .e?!";
+    int accepted = 0;
+    for (int i = 0; i < 20000; ++i) {
+        std::string text;
+        for (int n = int(rng() % 8); n > 0; --n) text += alphabet[rng() % alphabet.size()];
+        ParsedMove p;
+        EXPECT_NO_THROW(p = parse_move(pos, text)) << text;
+        if (p)
+            ++accepted;
+        else
+            EXPECT_FALSE(p.error.empty()) << text;
+    }
+    EXPECT_GT(accepted, 0);
+}
