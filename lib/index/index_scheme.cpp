@@ -108,6 +108,23 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
     return idx + (group_rank(g, moved, low, high) - group_rank(g, p, low, high)) * g.stride;
 }
 
+void IndexScheme::unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const {
+    for (int i = g.count; i > 0; --i) {
+        int x = int(rank);  // C(x, 1) = x; for more men search down from the largest square
+        if (i > 1) {
+            x = g.squares - 1;
+            while (BINOMIAL.c[x][i] > rank) --x;
+        }
+        rank -= BINOMIAL.c[x][i];
+        p.square[g.first_slot + i - 1] = expand(x, g.type, low, high);
+    }
+}
+
+bool IndexScheme::is_diagonal_twin(const Placement& p) const {
+    return kings_->diagonal[p.square[0]][p.square[1]] &&
+           encode_oriented(p, IDENTITY, TRANSPOSE) < encode_oriented(p, IDENTITY, IDENTITY);
+}
+
 bool IndexScheme::decode(uint64_t idx, Placement& p) const {
     uint64_t ranks[2 * PIECE_TYPE_COUNT];
     for (size_t g = groups_.size(); g-- > 0;) {
@@ -115,28 +132,19 @@ bool IndexScheme::decode(uint64_t idx, Placement& p) const {
         idx /= groups_[g].size;
     }
     const auto& kk = kings_->squares[idx];
-    const Square wk = kk[0], bk = kk[1];
-    const Square low = std::min(wk, bk), high = std::max(wk, bk);
-    p.square[0] = wk;
-    p.square[1] = bk;
-    Bitboard occupied = square_bb(wk) | square_bb(bk);
+    p.square[0] = kk[0];
+    p.square[1] = kk[1];
+    const Square low = std::min(p.square[0], p.square[1]), high = std::max(p.square[0], p.square[1]);
+    Bitboard occupied = square_bb(p.square[0]) | square_bb(p.square[1]);
     for (size_t g = 0; g < groups_.size(); ++g) {
-        const Group& group = groups_[g];
-        uint64_t rank = ranks[g];
-        for (int i = group.count; i > 0; --i) {
-            int x = int(rank);  // C(x, 1) = x; for more men search down from the largest square
-            if (i > 1) {
-                x = group.squares - 1;
-                while (BINOMIAL.c[x][i] > rank) --x;
-            }
-            rank -= BINOMIAL.c[x][i];
-            const Square s = expand(x, group.type, low, high);
+        unrank(groups_[g], ranks[g], low, high, p);
+        for (int i = 0; i < groups_[g].count; ++i) {
+            const Square s = p.square[groups_[g].first_slot + i];
             if (occupied & square_bb(s)) return false;
             occupied |= square_bb(s);
-            p.square[group.first_slot + i - 1] = s;
         }
     }
-    return !kings_->diagonal[wk][bk] || encode_oriented(p, IDENTITY, TRANSPOSE) >= encode_oriented(p, IDENTITY, IDENTITY);
+    return !is_diagonal_twin(p);
 }
 
 bool IndexScheme::decode(uint64_t idx, Position& pos) const {

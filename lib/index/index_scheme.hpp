@@ -64,6 +64,7 @@ public:
     int weight(const Position& canonical) const;
 
 private:
+    friend class IndexCursor;
     struct Group {
         Color color;
         PieceType type;
@@ -75,6 +76,10 @@ private:
     };
 
     uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const;
+    // Writes the squares of group g for digit `rank` into p (which may then collide).
+    void unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const;
+    // A placement whose kings share the diagonal and whose transpose has a smaller index.
+    bool is_diagonal_twin(const Placement& p) const;
     uint64_t encode_oriented(const Placement& p, Symmetry first, Symmetry second) const;
 
     Material material_;

@@ -11,6 +11,7 @@
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
+#include "index/index_cursor.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 
@@ -18,9 +19,9 @@ namespace retro {
 
 namespace {
 
-// Solver-only mark: a capture or promotion reaches a draw, so this position is never lost.
-constexpr Dtm NOT_LOST = 254;
-static_assert(NOT_LOST > DTM_MAX && NOT_LOST != DTM_DRAW);
+// Counter mark: a capture or promotion reaches a draw, so this position is never lost and needs no
+// count of its moves (every value byte is taken by distances and the draw).
+constexpr uint8_t NEVER_LOST = 255;
 
 constexpr uint64_t GRAIN = 1 << 14;
 
@@ -93,9 +94,6 @@ public:
                 count_down_before_wins(Dtm(n));
             after_ply(n + 1);
         }
-        for (auto& values : state_.values)
-            for (Dtm& v : values)
-                if (v == NOT_LOST) v = DTM_DRAW;
         return std::make_unique<Table>(scheme().material(), std::move(state_.values));
     }
 
@@ -127,27 +125,39 @@ private:
         if (stop) throw SolveInterrupted(scheme().material().name() + ": stopped at ply " + std::to_string(next_ply));
     }
 
-    template <class F>
-    void for_each_entry(F&& f) {
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
-            for (uint64_t i = r.begin(); i < r.end(); ++i) f(i);
-        });
-    }
 
     void raise_max(int v) {
-        if (v > DTM_MAX) throw SolveError(scheme().material().name() + ": a mate longer than 253 plies");
+        if (v > DTM_MAX) throw SolveError(scheme().material().name() + ": a mate longer than 254 plies");
         int cur = max_value_.load(std::memory_order_relaxed);
         while (v > cur && !max_value_.compare_exchange_weak(cur, v)) {
         }
     }
 
     bool load_entry(Color side, uint64_t i, Entry& e) const {
-        e.index = i;
         if (!scheme().decode(i, e.placement)) return false;
+        fill_entry(side, i, e);
+        return true;
+    }
+    void fill_entry(Color side, uint64_t i, Entry& e) const {
+        e.index = i;
         e.diagonal = scheme().kings_on_diagonal(e.placement);
         e.pos = scheme().to_position(e.placement);
         e.pos.set_side_to_move(side);
-        return true;
+    }
+
+    // Calls f(entry) for every entry of `side` that is a legal position, walking blocks of
+    // consecutive entries with a cursor.
+    template <class F>
+    void for_each_legal_entry(Color side, F&& f) {
+        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+            Entry e;
+            for (IndexCursor cursor(scheme(), r.begin()); cursor.index() < r.end(); cursor.next()) {
+                if (!cursor.valid()) continue;
+                e.placement = cursor.placement();
+                fill_entry(side, cursor.index(), e);
+                if (!e.pos.in_check(~side)) f(e);  // else the side not to move is in check: illegal
+            }
+        });
     }
 
     // The index reached when the man on `from` moves to `to`.
@@ -193,12 +203,12 @@ private:
         else if (is_draw(reached))
             drawn = true;
     }
-    void apply_exits(Dtm& value, Dtm best_win, bool drawn) {
+    void apply_exits(Dtm& value, uint8_t& counter, Dtm best_win, bool drawn) {
         if (best_win != DTM_DRAW && (!is_win(value) || best_win < value)) {
             value = best_win;
             raise_max(best_win);
         } else if (drawn && value == DTM_DRAW) {
-            value = NOT_LOST;
+            counter = NEVER_LOST;
         }
     }
 
@@ -238,9 +248,8 @@ private:
         for (Color side : {WHITE, BLACK}) {
             auto& values = state_.values[side];
             tbb::combinable<std::vector<EnPassantEdge>> edges;
-            for_each_entry([&](uint64_t i) {
-                Entry e;
-                if (!load_entry(side, i, e) || !e.pos.illegality().empty()) return;
+            for_each_legal_entry(side, [&](const Entry& e) {
+                const uint64_t i = e.index;
                 MoveList moves;
                 generate_legal_moves(e.pos, moves);
                 if (moves.size == 0) {
@@ -265,7 +274,7 @@ private:
                     }
                 }
                 state_.counters[side][i] = uint8_t(distinct_successors(e, quiet) + ep_edges);
-                apply_exits(values[i], best_win, drawn);
+                apply_exits(values[i], state_.counters[side][i], best_win, drawn);
                 if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
                     settle_if_only_losing_exits(side, e, moves);
             });
@@ -295,17 +304,16 @@ private:
             if (!scheme().material().count(side, PAWN)) continue;
             auto& values = state_.values[side];
             const Bitboard seventh = side == WHITE ? RANK_8 >> 8 : RANK_1 << 8;
-            for_each_entry([&](uint64_t i) {
-                Entry e;
-                if (!load_entry(side, i, e) || !(e.pos.pieces(side, PAWN) & seventh)) return;
-                if (!e.pos.illegality().empty() || values[i] == 0) return;
+            for_each_legal_entry(side, [&](const Entry& e) {
+                const uint64_t i = e.index;
+                if (!(e.pos.pieces(side, PAWN) & seventh) || values[i] == 0) return;
                 MoveList moves;
                 generate_legal_moves(e.pos, moves);
                 Dtm best_win = DTM_DRAW;
                 bool drawn = false;
                 for (const Move& m : moves)
                     if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
-                apply_exits(values[i], best_win, drawn);
+                apply_exits(values[i], state_.counters[side][i], best_win, drawn);
                 if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
             });
         }
@@ -345,7 +353,7 @@ private:
     // Sets `value` (of an unsettled position) to the win `win` if that is quicker.
     static void offer_win(Dtm& value, Dtm win) {
         const Dtm old = load(value);
-        if (old == DTM_DRAW || old == NOT_LOST || (is_win(old) && old > win)) store(value, win);
+        if (old == DTM_DRAW || (is_win(old) && old > win)) store(value, win);
     }
 
     // Ply n even: every predecessor of a position lost in n plies wins in n + 1.
@@ -355,6 +363,7 @@ private:
             auto& theirs = state_.values[~side];
             found += for_each_with_value(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
+                if (preds.size) raise_max(n + 1);
                 for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], Dtm(n + 1));
             });
             // A double push into this loss wins too, unless en passant saves the opponent.
@@ -366,7 +375,6 @@ private:
                     offer_win(theirs[edge.from], Dtm(win));
                 }
         }
-        raise_max(n + 1);
         report_ply(n, found);
     }
 
@@ -374,8 +382,9 @@ private:
     // them in n plies; when none is left the position is lost.
     void count_down(Color side, uint64_t p, Dtm n) {
         Dtm& value = state_.values[side][p];
-        if (load(value) != DTM_DRAW) return;
-        if (std::atomic_ref<uint8_t>(state_.counters[side][p]).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+        uint8_t& counter = state_.counters[side][p];
+        if (load(value) != DTM_DRAW || load(counter) == NEVER_LOST) return;
+        if (std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed) != 1) return;
         Entry e;
         load_entry(side, p, e);
         MoveList moves;

@@ -7,18 +7,19 @@
 #include <sstream>
 
 #include "chess/movegen.hpp"
+#include "index/index_cursor.hpp"
 
 namespace retro {
 
 int SideStatistics::longest_win() const {
-    for (int v = DTM_MAX; v >= 0; v -= 2)
+    for (int v = DTM_MAX; v >= 0; --v)
         if (is_win(Dtm(v)) && histogram[v]) return v;
     return -1;
 }
 
 int SideStatistics::longest_loss() const {
-    for (int v = DTM_MAX - 1; v >= 0; v -= 2)
-        if (histogram[v]) return v;
+    for (int v = DTM_MAX; v >= 0; --v)
+        if (is_loss(Dtm(v)) && histogram[v]) return v;
     return -1;
 }
 
@@ -31,9 +32,10 @@ TableStatistics compute_statistics(const Table& table) {
         const auto& values = table.values[side];
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, values.size(), 1 << 14), [&](const auto& r) {
             SideStatistics& s = partial.local();
-            Position pos;
-            for (uint64_t i = r.begin(); i < r.end(); ++i) {
-                if (!table.scheme.decode(i, pos)) continue;
+            for (IndexCursor cursor(table.scheme, r.begin()); cursor.index() < r.end(); cursor.next()) {
+                if (!cursor.valid()) continue;
+                const uint64_t i = cursor.index();
+                Position pos = table.scheme.to_position(cursor.placement());
                 pos.set_side_to_move(side);
                 if (!pos.illegality().empty()) continue;
                 const uint64_t w = uint64_t(table.scheme.weight(pos));

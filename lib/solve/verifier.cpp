@@ -7,24 +7,50 @@
 #include <mutex>
 
 #include "chess/movegen.hpp"
+#include "solve/dependencies.hpp"
 
 namespace retro {
 
 namespace {
 
-// The minimax value of a position from the values of its successors.
-Dtm expected_value(const Position& pos, const Tablebase& tables) {
-    MoveList moves;
-    generate_legal_moves(pos, moves);
-    if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
-    Dtm best = 0;
-    int best_preference = -100000;
-    for (const Move& m : moves) {
-        const Dtm v = value_through(tables.probe(make_move(pos, m)));
-        if (preference(v) > best_preference) best_preference = preference(v), best = v;
+// Values of successor positions: this table's by direct lookup, the tables one capture or
+// promotion away fetched once up front (no locking per probe), en passant rights via the probe.
+class Successors {
+public:
+    Successors(const Table& table, const Tablebase& tables) : table_(table), tables_(tables) {
+        for (const Material& sub : direct_subtables(table.material())) subtables_.push_back(tables.find(sub));
     }
-    return best;
-}
+
+    Dtm value(const Position& pos) const {
+        if (pos.ep_square() != NO_SQUARE) return tables_.probe(pos);
+        const Material m = Material::of(pos);
+        if (m == table_.material()) return table_.value(pos);
+        if (m.total() == 2) return DTM_DRAW;
+        const Material canonical = m.canonical();
+        for (const auto& t : subtables_)
+            if (t && t->material() == canonical) return probe_table(*t, pos);
+        throw ProbeError("no table for " + canonical.name());
+    }
+
+    // The minimax value of a position from the values of its successors.
+    Dtm expected(const Position& pos) const {
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
+        Dtm best = 0;
+        int best_preference = -100000;
+        for (const Move& m : moves) {
+            const Dtm v = value_through(value(make_move(pos, m)));
+            if (preference(v) > best_preference) best_preference = preference(v), best = v;
+        }
+        return best;
+    }
+
+private:
+    const Table& table_;
+    const Tablebase& tables_;
+    std::vector<std::shared_ptr<const Table>> subtables_;
+};
 
 }  // namespace
 
@@ -33,6 +59,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
     std::mutex mutex;
     uint64_t first_bad = UINT64_MAX;
     VerifyResult result;
+    const Successors successors(table, tables);
     for (Color side : {WHITE, BLACK}) {
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
             uint64_t n = 0;
@@ -42,7 +69,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
                 pos.set_side_to_move(side);
                 if (!pos.illegality().empty()) continue;
                 ++n;
-                const Dtm stored = table.values[side][i], expected = expected_value(pos, tables);
+                const Dtm stored = table.values[side][i], expected = successors.expected(pos);
                 if (stored == expected) continue;
                 std::lock_guard lock(mutex);
                 const uint64_t key = i * 2 + side;

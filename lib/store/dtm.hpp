@@ -1,7 +1,8 @@
 // Stored values: distance to mate in plies for the side to move, one byte per position.
 //
 // An odd n is a win in n plies, an even n a loss in n plies (0 = checkmated), DTM_DRAW a draw
-// (and the value of index holes). 253 plies is the longest distance a byte can hold.
+// (and the value of index holes). A byte holds distances up to 254 plies: enough for every table
+// of up to five men (the longest, KPPvKP, mates in 254 plies).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@ namespace retro {
 
 using Dtm = uint8_t;
 constexpr Dtm DTM_DRAW = 255;
-constexpr Dtm DTM_MAX = 253;
+constexpr Dtm DTM_MAX = 254;
 
 constexpr bool is_win(Dtm v) { return v <= DTM_MAX && (v & 1); }
 constexpr bool is_loss(Dtm v) { return v <= DTM_MAX && !(v & 1); }
