@@ -68,6 +68,17 @@ Bitboard pinned_pieces(const Position& pos, Color us, Square king) {
     return pinned;
 }
 
+// Squares the enemy attacks with our king lifted off the board: where our king may not go.
+Bitboard king_danger(const Position& pos, Color us) {
+    const Color them = ~us;
+    const Bitboard occupied = pos.occupied() ^ square_bb(pos.king(us));
+    Bitboard danger = king_attacks(pos.king(them));
+    for (Bitboard b = pos.pieces(them, PAWN); b;) danger |= pawn_attacks(them, pop_lsb(b));
+    for (int t = QUEEN; t < PAWN; ++t)
+        for (Bitboard b = pos.pieces(them, PieceType(t)); b;) danger |= piece_attacks(PieceType(t), pop_lsb(b), occupied);
+    return danger;
+}
+
 }  // namespace
 
 void generate_legal_moves(const Position& pos, MoveList& list) {
@@ -75,13 +86,24 @@ void generate_legal_moves(const Position& pos, MoveList& list) {
     generate_pseudo_legal(pos, list);
     const Color us = pos.side_to_move();
     const Square king = pos.king(us);
-    // Only king moves, en passant, moves out of a check and moves of pinned pieces can expose the king.
-    const Bitboard suspects = pos.attackers(king, ~us, pos.occupied()) ? ~Bitboard(0)
-                                                                        : pinned_pieces(pos, us, king) | square_bb(king);
+    const Bitboard danger = king_danger(pos, us);
+    const Bitboard checkers = pos.attackers(king, ~us, pos.occupied());
+    // Other men must capture or block a single checker; double check leaves king moves only.
+    const Bitboard targets = !checkers ? ~Bitboard(0)
+                             : popcount(checkers) > 1 ? Bitboard(0)
+                                                      : checkers | between(king, lsb(checkers));
+    const Bitboard pinned = pinned_pieces(pos, us, king);
     int kept = first;
     for (int i = first; i < list.size; ++i) {
         const Move& m = list.moves[i];
-        if ((!(suspects & square_bb(m.from)) && !m.en_passant) || keeps_king_safe(pos, m)) list.moves[kept++] = m;
+        bool legal;
+        if (m.from == king)
+            legal = !(danger & square_bb(m.to));
+        else if (m.en_passant || (pinned & square_bb(m.from)))
+            legal = keeps_king_safe(pos, m);  // rare: test the position itself
+        else
+            legal = targets & square_bb(m.to);
+        if (legal) list.moves[kept++] = m;
     }
     list.size = kept;
 }

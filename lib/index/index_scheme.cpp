@@ -97,12 +97,19 @@ uint64_t IndexScheme::encode(const Placement& p) const {
 
 uint64_t IndexScheme::encode(const Position& pos) const { return encode(to_placement(pos)); }
 
-uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, Square to) const {
+uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, Square to, bool* reoriented) const {
     Placement moved = p;
     moved.square[slot] = to;
     const Square wk = p.square[0], bk = p.square[1];
-    if (slot < 2 || kings_->diagonal[wk][bk]) return encode(moved);
+    if (slot < 2 || kings_->diagonal[wk][bk]) {
+        if (reoriented) {
+            const Square nwk = moved.square[0], nbk = moved.square[1];
+            *reoriented = kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY || kings_->diagonal[nwk][nbk];
+        }
+        return encode(moved);
+    }
     // The kings stay put, so the orientation stays canonical: only this group's digit changes.
+    if (reoriented) *reoriented = false;
     const Group& g = groups_[size_t(slot_group_[slot])];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     return idx + (group_rank(g, moved, low, high) - group_rank(g, p, low, high)) * g.stride;

@@ -14,6 +14,7 @@
 #include "index/index_cursor.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
+#include "solve/huge_pages.hpp"
 
 namespace retro {
 
@@ -48,9 +49,9 @@ struct Entry {
     }
 };
 
-// Distinct neighbour indices of one entry. Moves of pieces other than kings keep the orientation,
-// so their indices differ; a king move or a diagonal-symmetric placement is re-oriented and may
-// meet another move's index, so only those are checked against the rest.
+// Distinct neighbour indices of one entry. Moves that keep the orientation reach distinct indices;
+// only a re-oriented one (a king move that needs a symmetry, or any move with both kings on the
+// diagonal) may meet another move's index, so only those are checked against the rest.
 struct IndexList {
     std::array<uint64_t, 256> items;
     int size = 0;
@@ -78,8 +79,8 @@ public:
         start_ = last_checkpoint_ = std::chrono::steady_clock::now();
         if (!resume()) {
             for (Color side : {WHITE, BLACK}) {
-                state_.values[side].assign(scheme().size(), DTM_DRAW);
-                state_.counters[side].assign(scheme().size(), 0);
+                assign_on_huge_pages(state_.values[side], scheme().size(), DTM_DRAW);
+                assign_on_huge_pages(state_.counters[side], scheme().size(), uint8_t(0));
             }
             initial_pass();
             report("captures, mates and stalemates");
@@ -165,7 +166,9 @@ private:
         return scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to);
     }
     void add_moved(IndexList& list, const Entry& e, Square from, Square to) const {
-        list.add(moved_index(e, from, to), e.diagonal || e.pos.type_on(from) == KING);
+        bool reoriented;
+        const uint64_t idx = scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to, &reoriented);
+        list.add(idx, reoriented);
     }
 
     // How many distinct entries the quiet moves reach. Moves of men other than kings keep the
