@@ -146,14 +146,14 @@ private:
         e.pos.set_side_to_move(side);
     }
 
-    // Calls f(entry) for every entry of `side` that is a legal position, walking blocks of
-    // consecutive entries with a cursor.
-    template <class F>
-    void for_each_legal_entry(Color side, F&& f) {
+    // Calls f(entry) for every entry of `side` that is a legal position and `wanted` by its
+    // placement, walking blocks of consecutive entries with a cursor.
+    template <class F, class Filter>
+    void for_each_legal_entry(Color side, F&& f, Filter&& wanted) {
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             Entry e;
             for (IndexCursor cursor(scheme(), r.begin()); cursor.index() < r.end(); cursor.next()) {
-                if (!cursor.valid()) continue;
+                if (!cursor.valid() || !wanted(cursor.placement())) continue;
                 e.placement = cursor.placement();
                 fill_entry(side, cursor.index(), e);
                 if (!e.pos.in_check(~side)) f(e);  // else the side not to move is in check: illegal
@@ -280,7 +280,7 @@ private:
                 apply_exits(values[i], state_.counters[side][i], best_win, drawn);
                 if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
                     settle_if_only_losing_exits(side, e, moves);
-            });
+            }, [](const Placement&) { return true; });
             edges.combine_each([&](const auto& v) { state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end()); });
         }
     }
@@ -306,10 +306,14 @@ private:
         for (Color side : {WHITE, BLACK}) {
             if (!scheme().material().count(side, PAWN)) continue;
             auto& values = state_.values[side];
-            const Bitboard seventh = side == WHITE ? RANK_8 >> 8 : RANK_1 << 8;
+            const auto on_seventh = [&](const Placement& p) {
+                for (int s = 2; s < scheme().men(); ++s)
+                    if (scheme().piece_of_slot(s) == Piece{side, PAWN} && relative_rank(side, p.square[s]) == 6) return true;
+                return false;
+            };
             for_each_legal_entry(side, [&](const Entry& e) {
                 const uint64_t i = e.index;
-                if (!(e.pos.pieces(side, PAWN) & seventh) || values[i] == 0) return;
+                if (values[i] == 0) return;
                 MoveList moves;
                 generate_legal_moves(e.pos, moves);
                 Dtm best_win = DTM_DRAW;
@@ -318,7 +322,7 @@ private:
                     if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
                 apply_exits(values[i], state_.counters[side][i], best_win, drawn);
                 if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
-            });
+            }, on_seventh);
         }
     }
 
