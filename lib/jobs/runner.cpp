@@ -61,6 +61,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         const Material& m = t.material;
         const auto file = table_path(plan.dir, m);
         const auto checkpoint = checkpoint_path(plan.dir, m);
+        remove_if_present(file.string() + ".tmp", options.note);  // a write cut short by a kill
         if (t.complete) {
             ++result.skipped;
             if (options.note) options.note(m.name() + ": complete, skipped");
@@ -73,7 +74,6 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             break;
         }
         ++position;
-        remove_if_present(file.string() + ".tmp", options.note);
         remove_if_present(checkpoint.string() + ".tmp", options.note);
 
         std::string start("[");

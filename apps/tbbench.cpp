@@ -1,0 +1,198 @@
+// tbbench: how the solver scales with threads. Solves one table at several thread counts, several
+// times each, and reports median wall time, speedup, parallel efficiency and positions per second as
+// a table, CSV and a plot. Only the target's solve is timed: its sub-tables are built (when missing)
+// and loaded before the first run.
+#include <sys/resource.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "index/index_scheme.hpp"
+#include "jobs/bench.hpp"
+#include "jobs/estimates.hpp"
+#include "jobs/plan.hpp"
+#include "jobs/runner.hpp"
+#include "solve/dependencies.hpp"
+#include "solve/solver.hpp"
+#include "store/checksum.hpp"
+#include "store/table_file.hpp"
+
+namespace po = boost::program_options;
+using namespace retro;
+
+namespace {
+
+double cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+std::string load_average() {
+    std::ifstream in("/proc/loadavg");
+    std::string one;
+    in >> one;
+    return one.empty() ? "?" : one;
+}
+
+uint64_t table_hash(const Table& t) {
+    const uint64_t h = checksum64(t.values[WHITE].data(), t.values[WHITE].size());
+    return checksum64(t.values[BLACK].data(), t.values[BLACK].size(), h);
+}
+
+// Builds the sub-tables `m` needs into dir when they are missing, then loads them.
+void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tablebase& tables) {
+    JobPlan plan = make_plan({m}, dir);
+    plan.tables.pop_back();  // the target itself: that is what we time
+    if (plan.to_build() > 0) {
+        std::cerr << "building " << plan.to_build() << " sub-tables into " << dir.string() << " first\n";
+        check_writable_dir(dir);
+        DirectoryLock lock(dir);
+        JobOptions options;
+        options.report = [](const std::string& s) { std::cerr << s << "\n"; };
+        run_job(plan, options);
+    }
+    std::string loaded;
+    for (const Material& sub : direct_subtables(m)) {
+        if (!tables.find(sub))
+            throw std::runtime_error("sub-table " + sub.name() + " missing in " + dir.string());
+        loaded += ' ';
+        loaded += sub.name();
+    }
+    std::cerr << "sub-tables loaded:" << (loaded.empty() ? " none" : loaded) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int cores = int(tbb::info::default_concurrency());
+    po::options_description visible(
+        "tbbench: thread scaling of the solver. Solves one table at each thread count, --repeat times,\n"
+        "and reports median wall time, speedup, parallel efficiency and positions per second.\n"
+        "Usage: tbbench [--table KQvKR] [--threads 1,2,4,8] [--repeat 3] [--csv F.csv] [--plot F.svg]\n"
+        "Options");
+    visible.add_options()("help,h", "show this help")("table",
+                                                      po::value<std::string>()->default_value("KQvKR"),
+                                                      "the table to solve (e.g. KRBvKR for a long run)")(
+        "threads", po::value<std::string>(),
+        "thread counts, e.g. 1,2,4,8,16 or 1-8 (default: 1 to the cores, every count up to 16, then "
+        "powers of two)")("repeat", po::value<int>()->default_value(3),
+                          "runs per thread count (the median counts)")(
+        "warmup", po::value<int>()->default_value(1), "untimed runs first, at the largest thread count")(
+        "dir", po::value<std::string>()->default_value("tables"),
+        "where the sub-tables are (built there when missing)")("csv", po::value<std::string>(),
+                                                               "write the results as CSV")(
+        "plot", po::value<std::string>(), "plot speedup and efficiency with gnuplot (.png or .svg)");
+    try {
+        po::variables_map vm;
+        po::store(po::parse_command_line(argc, argv, visible), vm);
+        po::notify(vm);
+        if (vm.count("help")) {
+            std::cout << visible << "\n";
+            return 0;
+        }
+        const Material m = Material::parse(vm["table"].as<std::string>()).canonical();
+        const std::vector<int> threads = vm.count("threads")
+                                             ? parse_thread_list(vm["threads"].as<std::string>())
+                                             : default_thread_list(cores);
+        const int repeat = vm["repeat"].as<int>();
+        const int warmup = vm["warmup"].as<int>();
+        if (repeat < 1 || warmup < 0)
+            throw std::runtime_error("--repeat must be 1 or more, --warmup 0 or more");
+        const std::filesystem::path dir = vm["dir"].as<std::string>();
+
+        const uint64_t positions = 2 * IndexScheme(m).size();
+        std::cerr << "tbbench " << m.name() << ": " << positions
+                  << " index entries (both sides to move), about " << format_bytes(solve_peak_bytes(m))
+                  << " of memory; " << cores << " cores available (" << std::thread::hardware_concurrency()
+                  << " hardware threads), load average " << load_average() << "\nthread counts:";
+        for (int t : threads) std::cerr << ' ' << t;
+        std::cerr << "; " << repeat << " runs each, interleaved\n";
+        if (threads.back() > cores)
+            std::cerr << "note: more threads than cores (" << cores
+                      << "): those runs measure oversubscription\n";
+
+        Tablebase tables(dir);
+        prepare_subtables(m, dir, tables);
+
+        std::optional<uint64_t> expected_hash;
+        auto run_once = [&](int t) {
+            tbb::global_control control(tbb::global_control::max_allowed_parallelism, size_t(t));
+            const double cpu0 = cpu_seconds();
+            const auto start = std::chrono::steady_clock::now();
+            const auto table = solve(m, tables);
+            const double wall =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double cpu = cpu_seconds() - cpu0;
+            const uint64_t h = table_hash(*table);
+            if (expected_hash && *expected_hash != h)
+                throw std::runtime_error(
+                    "the table solved with " + std::to_string(t) +
+                    " threads differs from the first run: the solver is not deterministic");
+            expected_hash = h;
+            return BenchRun{t, wall, cpu};
+        };
+        for (int w = 0; w < warmup; ++w) {
+            const BenchRun r = run_once(threads.back());
+            std::cerr << "warm-up, " << r.threads << " threads: " << r.wall_seconds << " s\n";
+        }
+        std::vector<BenchRun> runs;
+        // Interleaved (1,2,4,1,2,4,...) so drifting load on the machine spreads over all counts.
+        for (int k = 0; k < repeat; ++k)
+            for (int t : threads) {
+                runs.push_back(run_once(t));
+                std::cerr << "run " << k + 1 << "/" << repeat << ", " << t
+                          << " threads: " << runs.back().wall_seconds << " s wall, "
+                          << runs.back().cpu_seconds << " s cpu\n";
+            }
+
+        const auto rows = summarize(runs, positions);
+        std::cout << m.name() << ", " << positions << " positions (index entries, both sides to move), "
+                  << repeat << " runs per thread count, load average " << load_average() << "\n"
+                  << format_bench_table(rows);
+
+        const std::string csv_text = bench_csv(rows);
+        std::filesystem::path csv;
+        if (vm.count("csv")) {
+            csv = vm["csv"].as<std::string>();
+            std::ofstream(csv) << csv_text;
+            std::cerr << "CSV written to " << csv.string() << "\n";
+        }
+        if (vm.count("plot")) {
+            const std::filesystem::path plot = vm["plot"].as<std::string>();
+            const auto gnuplot = find_program("gnuplot");
+            if (!gnuplot) {
+                std::cerr << "plot skipped: gnuplot is not installed (Debian: apt-get install gnuplot-nox)\n";
+            } else {
+                if (csv.empty()) {  // gnuplot reads the data from a file
+                    csv = plot;
+                    csv.replace_extension(".csv");
+                    std::ofstream(csv) << csv_text;
+                }
+                std::filesystem::path script = plot;
+                script.replace_extension(".gp");
+                std::ofstream(script) << gnuplot_script(
+                    csv, plot, "tbbench " + m.name() + ": speedup and efficiency by threads", threads.back());
+                const std::string cmd = gnuplot->string() + " '" + script.string() + "'";
+                if (std::system(cmd.c_str()) != 0)
+                    std::cerr << "plot failed: " << cmd << "\n";
+                else
+                    std::cerr << "plot written to " << plot.string() << " (script " << script.string()
+                              << ")\n";
+            }
+        }
+        return 0;
+    } catch (const po::error& e) {
+        std::cerr << "tbbench: " << e.what() << " (see tbbench --help)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "tbbench: error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,130 @@
+// Job planning: which materials make up a set, dependency order, estimates and refusals.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "index/index_scheme.hpp"
+#include "jobs/estimates.hpp"
+#include "jobs/plan.hpp"
+#include "solve/dependencies.hpp"
+#include "solve/solver.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+TEST(JobsPlan, MaterialCountsPerNumberOfMen) {
+    std::map<int, int> per_men;
+    const auto five = materials_up_to(5);
+    for (const Material& m : five) ++per_men[m.total()];
+    EXPECT_EQ(per_men[3], 5);
+    EXPECT_EQ(per_men[4], 30);
+    EXPECT_EQ(per_men[5], 110);
+    EXPECT_EQ(five.size(), 145u);
+    EXPECT_EQ(materials_up_to(4).size(), 35u);
+    EXPECT_EQ(materials_up_to(3).size(), 5u);
+    EXPECT_THROW(materials_up_to(2), JobError);
+}
+
+TEST(JobsPlan, MaterialsAreCanonicalAndDistinct) {
+    const auto five = materials_up_to(5);
+    std::set<std::string> names;
+    for (const Material& m : five) {
+        EXPECT_TRUE(m.is_canonical()) << m.name();
+        EXPECT_GE(m.total(), 3);
+        names.insert(m.name());
+    }
+    EXPECT_EQ(names.size(), five.size());
+    for (const char* name :
+         {"KQvK", "KPvK", "KQvKR", "KPvKP", "KBNvK", "KQRvKQ", "KRBvKR", "KPPPvK", "KBPvKP"})
+        EXPECT_TRUE(names.count(name)) << name;
+    EXPECT_FALSE(names.count("KvK"));
+}
+
+TEST(JobsPlan, EveryTableComesAfterItsSubtables) {
+    const fs::path nowhere = fs::temp_directory_path() / ("retro_jobs_plan_" + std::to_string(getpid()));
+    const JobPlan plan = make_plan(materials_up_to(5), nowhere);
+    ASSERT_EQ(plan.tables.size(), 145u);
+    std::map<std::string, size_t> position;
+    for (size_t i = 0; i < plan.tables.size(); ++i) position[plan.tables[i].material.name()] = i;
+    for (size_t i = 0; i < plan.tables.size(); ++i) {
+        EXPECT_FALSE(plan.tables[i].complete);
+        for (const Material& sub : direct_subtables(plan.tables[i].material)) {
+            ASSERT_TRUE(position.count(sub.name())) << sub.name();
+            EXPECT_LT(position[sub.name()], i) << sub.name() << " before " << plan.tables[i].material.name();
+        }
+    }
+    EXPECT_EQ(plan.to_build(), 145);
+    EXPECT_FALSE(fs::exists(nowhere));  // planning writes nothing
+}
+
+TEST(JobsPlan, EstimatesAddUp) {
+    const Material kqkr = Material::parse("KQvKR");
+    const uint64_t entries = IndexScheme(kqkr).size();
+    EXPECT_EQ(table_memory_bytes(kqkr), 2 * entries);
+    EXPECT_EQ(table_file_bytes_estimate(kqkr), 2 * entries + 56);
+    EXPECT_EQ(solve_peak_bytes(kqkr), solver_memory_estimate(kqkr) +
+                                          table_memory_bytes(Material::parse("KQvK")) +
+                                          table_memory_bytes(Material::parse("KRvK")));
+    const JobPlan plan = make_plan({kqkr}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    ASSERT_EQ(plan.tables.size(), 3u);
+    EXPECT_EQ(plan.peak_memory_table()->name(), "KQvKR");
+    EXPECT_EQ(plan.peak_memory(), solve_peak_bytes(kqkr));
+    EXPECT_EQ(plan.entries_to_build(), 2 * (entries + IndexScheme(Material::parse("KQvK")).size() +
+                                            IndexScheme(Material::parse("KRvK")).size()));
+    EXPECT_GE(plan.disk_needed(), plan.disk_total());
+}
+
+TEST(JobsPlan, RefusesWhatDoesNotFit) {
+    const JobPlan plan =
+        make_plan({Material::parse("KQvKR")}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    EXPECT_FALSE(refusal(plan, 0, std::nullopt));  // no limits
+    EXPECT_FALSE(refusal(plan, plan.peak_memory(), plan.disk_needed()));
+    const auto memory = refusal(plan, plan.peak_memory() - 1, std::nullopt);
+    ASSERT_TRUE(memory);
+    EXPECT_NE(memory->find("memory"), std::string::npos) << *memory;
+    EXPECT_NE(memory->find("KQvKR"), std::string::npos) << *memory;
+    const auto disk = refusal(plan, 0, plan.disk_needed() - 1);
+    ASSERT_TRUE(disk);
+    EXPECT_NE(disk->find("disk"), std::string::npos) << *disk;
+}
+
+TEST(JobsEstimates, ParsesAndFormatsSizes) {
+    EXPECT_EQ(parse_bytes("123"), 123u);
+    EXPECT_EQ(parse_bytes("1K"), 1024u);
+    EXPECT_EQ(parse_bytes("512M"), 512ull << 20);
+    EXPECT_EQ(parse_bytes("8G"), 8ull << 30);
+    EXPECT_EQ(parse_bytes("8GiB"), 8ull << 30);
+    EXPECT_EQ(parse_bytes("8gb"), 8ull << 30);
+    EXPECT_EQ(parse_bytes("1.5T"), 3ull << 39);
+    EXPECT_EQ(parse_bytes("0"), 0u);
+    EXPECT_THROW(parse_bytes("lots"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes("8X"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes("-1G"), std::invalid_argument);
+    EXPECT_EQ(format_bytes(12), "12 B");
+    EXPECT_EQ(format_bytes(1536), "1.50 KiB");
+    EXPECT_EQ(format_bytes(340ull << 20), "340 MiB");
+    EXPECT_EQ(format_bytes(3ull << 30), "3.00 GiB");
+    const auto available = available_memory_bytes();
+    ASSERT_TRUE(available);  // Linux
+    EXPECT_GT(*available, 0u);
+}
+
+TEST(JobsPlan, WritableDirectoryCheck) {
+    const fs::path base = fs::temp_directory_path() / ("retro_jobs_dir_" + std::to_string(getpid()));
+    check_writable_dir(base / "a" / "b");  // created
+    EXPECT_TRUE(fs::is_directory(base / "a" / "b"));
+    EXPECT_TRUE(fs::is_empty(base / "a" / "b"));  // the probe file is gone
+    std::ofstream(base / "file") << "x";
+    try {
+        check_writable_dir(base / "file" / "sub");
+        ADD_FAILURE() << "a directory under a file";
+    } catch (const JobError& e) {
+        EXPECT_NE(std::string(e.what()).find((base / "file" / "sub").string()), std::string::npos)
+            << e.what();
+    }
+    fs::remove_all(base);
+}

@@ -1,0 +1,93 @@
+// Progress and ETA of a job, with a fake clock; the log's line stream; the stop signals.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+
+#include "jobs/log.hpp"
+#include "jobs/progress.hpp"
+#include "jobs/signals.hpp"
+
+using namespace retro;
+using namespace std::chrono_literals;
+
+TEST(JobsProgress, EtaFromTheRatesSoFar) {
+    const Material a = Material::parse("KQvK"), b = Material::parse("KRvK"), c = Material::parse("KQvKR");
+    JobProgress p({{a, 1000}, {b, 1000}, {c, 4000}});
+    const auto t0 = JobProgress::Clock::time_point{};
+    EXPECT_FALSE(p.job_eta(t0));  // nothing measured yet
+    p.table_started(t0);
+    EXPECT_FALSE(p.table_eta(t0 + 1s));
+    p.table_finished(t0 + 1s);  // 1000 entries/s for 3 men
+    EXPECT_DOUBLE_EQ(p.job_fraction(), 1000.0 / 6000);
+    p.table_started(t0 + 1s);
+    EXPECT_NEAR(*p.table_eta(t0 + 1500ms), 0.5, 1e-9);
+    EXPECT_NEAR(*p.job_eta(t0 + 1500ms), 0.5 + 4.0, 1e-9);  // 4-man at the 3-man rate until measured
+    p.table_finished(t0 + 3s);  // 1000 entries in 2 s: 3-man rate now 2000 entries / 3 s
+    p.table_started(t0 + 3s);
+    EXPECT_NEAR(*p.expected_seconds(c, 4000), 6.0, 1e-9);
+    EXPECT_FALSE(p.table_eta(t0 + 10s));           // over its estimate
+    EXPECT_NEAR(*p.job_eta(t0 + 10s), 0.0, 1e-9);  // counts as nearly done
+    EXPECT_NE(p.status(t0 + 4s).find("job 33.3%"), std::string::npos) << p.status(t0 + 4s);
+    p.table_finished(t0 + 11s);
+    EXPECT_DOUBLE_EQ(p.job_fraction(), 1.0);
+    EXPECT_NEAR(*p.job_eta(t0 + 11s), 0.0, 1e-9);
+}
+
+TEST(JobsProgress, HistoryGivesAnEtaFromTheStart) {
+    const Material kqkr = Material::parse("KQvKR");
+    JobProgress p({{kqkr, 3000}});
+    p.add_history(Material::parse("KRvKR"), 1000, 1.0);
+    EXPECT_NEAR(*p.job_eta(), 3.0, 1e-9);
+}
+
+TEST(JobsProgress, FormatsDurations) {
+    EXPECT_EQ(format_duration(2.25), "2.2 s");
+    EXPECT_EQ(format_duration(45), "45 s");
+    EXPECT_EQ(format_duration(725), "12 min 05 s");
+    EXPECT_EQ(format_duration(3 * 3600 + 7 * 60 + 10), "3 h 07 min");
+}
+
+TEST(JobsLog, LineStreamSplitsLines) {
+    std::vector<std::string> lines;
+    {
+        LineStream s([&](const std::string& l) { lines.push_back(l); });
+        s << "KQvKR: won in " << 1 << ": 90280 entries\n"
+          << "second\nthi";
+        s << "rd";
+    }
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "KQvKR: won in 1: 90280 entries");
+    EXPECT_EQ(lines[1], "second");
+    EXPECT_EQ(lines[2], "third");  // the unterminated rest on destruction
+}
+
+TEST(JobsLog, TimestampedLinesAreAppended) {
+    const auto path = std::filesystem::temp_directory_path() / ("retro_jobs_log_" + std::to_string(getpid()));
+    {
+        JobLog log(path);
+        log.line("first");
+    }
+    {
+        JobLog log(path);
+        log.line("second");
+    }
+    std::ifstream in(path);
+    std::string l1, l2;
+    std::getline(in, l1);
+    std::getline(in, l2);
+    EXPECT_EQ(l1.size(), 19 + 1 + 5) << l1;  // "YYYY-MM-DD HH:MM:SS first"
+    EXPECT_TRUE(l1.ends_with(" first")) << l1;
+    EXPECT_TRUE(l2.ends_with(" second")) << l2;
+    std::filesystem::remove(path);
+    EXPECT_THROW(JobLog("/nonexistent-dir/x.log"), std::runtime_error);
+}
+
+TEST(JobsSignals, FirstSignalOnlySetsTheFlag) {
+    StopSignals signals;
+    EXPECT_FALSE(StopSignals::flag().load());
+    std::raise(SIGTERM);
+    EXPECT_TRUE(StopSignals::flag().load());
+    EXPECT_EQ(StopSignals::signal_number(), SIGTERM);
+}

@@ -1,0 +1,199 @@
+// Running jobs: complete tables are skipped, a stopped job resumes inside a table from its checkpoint
+// and ends with the same bytes as an uninterrupted run, tbgen refuses what does not fit.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "jobs/log.hpp"
+#include "jobs/plan.hpp"
+#include "jobs/runner.hpp"
+#include "solve/solver.hpp"
+#include "store/table_file.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct Outcome {
+    int status;
+    std::string err;
+};
+
+Outcome tbgen(const std::string& args, const fs::path& scratch) {
+    const std::string cmd =
+        std::string(RETRO_BIN_DIR) + "/tbgen " + args + " > /dev/null 2> " + (scratch / "err.txt").string();
+    const int raw = std::system(cmd.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(scratch / "err.txt")};
+}
+
+// KPvK: small, yet with sub-tables (its four promotions) read from the directory.
+const std::vector<Material> KPK = {Material::parse("KPvK")};
+const char* const KPK_SET[] = {"KBvK", "KNvK", "KQvK", "KRvK", "KPvK"};
+
+class JobsRunner : public ::testing::Test {
+protected:
+    // One uninterrupted run of KPvK and its sub-tables for all the tests to compare with.
+    static void SetUpTestSuite() {
+        base_ = fs::temp_directory_path() / ("retro_jobs_runner_" + std::to_string(getpid()));
+        fs::create_directories(reference());
+        const JobResult r = run_job(make_plan(KPK, reference()), {});
+        ASSERT_EQ(r.built.size(), 5u);
+        ASSERT_FALSE(r.interrupted);
+    }
+    static void TearDownTestSuite() { fs::remove_all(base_); }
+    static fs::path reference() { return base_ / "reference"; }
+    static void expect_same_files(const fs::path& dir) {
+        for (const char* name : KPK_SET) {
+            const auto m = Material::parse(name);
+            ASSERT_TRUE(fs::exists(table_path(dir, m))) << name;
+            EXPECT_TRUE(slurp(table_path(dir, m)) == slurp(table_path(reference(), m))) << name << " differs";
+            EXPECT_FALSE(fs::exists(checkpoint_path(dir, m))) << name << ": checkpoint left behind";
+        }
+    }
+    static inline fs::path base_;
+};
+
+}  // namespace
+
+TEST_F(JobsRunner, CompleteTablesAreSkipped) {
+    const JobPlan plan = make_plan(KPK, reference());
+    ASSERT_EQ(plan.tables.size(), 5u);
+    for (const auto& t : plan.tables) EXPECT_TRUE(t.complete) << t.material.name();
+    EXPECT_EQ(plan.to_build(), 0);
+    EXPECT_EQ(plan.peak_memory(), 0u);
+    const JobResult r = run_job(plan, {});
+    EXPECT_TRUE(r.built.empty());
+    EXPECT_EQ(r.skipped, 5);
+
+    const Outcome o = tbgen("KPvK -q -o " + reference().string(), base_);
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_NE(o.err.find("5 complete (skipped), 0 to build"), std::string::npos) << o.err;
+    EXPECT_NE(slurp(reference() / "tbgen.log").find("KPvK: complete, skipped"), std::string::npos);
+}
+
+TEST_F(JobsRunner, DamagedOrPartialFilesAreRebuilt) {
+    const fs::path dir = base_ / "damaged";
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(reference()))
+        if (e.path().extension() == ".rtb") fs::copy_file(e.path(), dir / e.path().filename());
+    const auto kqk = table_path(dir, Material::parse("KQvK"));  // third in the order
+    fs::resize_file(kqk, fs::file_size(kqk) - 100);             // truncated
+    std::ofstream(table_path(dir, Material::parse("KRvK")).string() + ".tmp") << "partial";  // a killed write
+    const JobPlan plan = make_plan(KPK, dir);
+    ASSERT_EQ(plan.to_build(), 1);
+    EXPECT_FALSE(plan.tables[2].complete);
+    const JobResult r = run_job(plan, {});
+    ASSERT_EQ(r.built.size(), 1u);
+    EXPECT_EQ(r.built[0].material.name(), "KQvK");
+    EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KRvK")).string() + ".tmp"));
+    expect_same_files(dir);
+}
+
+TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
+    const fs::path dir = base_ / "stopped";
+    fs::create_directories(dir);
+    std::atomic<bool> stop{false};
+    int plies = 0;
+    JobOptions options;
+    options.stop = &stop;
+    options.checkpoint_seconds = 1e9;  // only the stop writes a checkpoint
+    options.solver_line = [&](const std::string& line) {
+        if (line.starts_with("KPvK: won in") && ++plies == 10) stop = true;
+    };
+    const JobResult first = run_job(make_plan(KPK, dir), options);
+    EXPECT_TRUE(first.interrupted);
+    EXPECT_EQ(first.built.size(), 4u);  // the sub-tables are done
+    EXPECT_NE(first.stopped_at.find("KPvK"), std::string::npos) << first.stopped_at;
+    const auto checkpoint = checkpoint_path(dir, Material::parse("KPvK"));
+    ASSERT_TRUE(fs::exists(checkpoint));
+    EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KPvK"))));
+
+    // A stop requested between tables stops before the next one.
+    const JobResult none = run_job(make_plan(KPK, dir), options);
+    EXPECT_TRUE(none.interrupted);
+    EXPECT_TRUE(none.built.empty());
+
+    stop = false;
+    const JobPlan plan = make_plan(KPK, dir);
+    ASSERT_EQ(plan.to_build(), 1);
+    EXPECT_TRUE(plan.tables.back().has_checkpoint);
+    bool resumed = false;
+    options.solver_line = [&](const std::string& line) {
+        resumed |= line.find("resumed from") != std::string::npos;
+    };
+    const JobResult second = run_job(plan, options);
+    EXPECT_FALSE(second.interrupted);
+    ASSERT_EQ(second.built.size(), 1u);
+    EXPECT_TRUE(second.built[0].resumed);
+    EXPECT_TRUE(resumed);
+    expect_same_files(dir);
+}
+
+TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
+    // The solver alone, checkpointing after every ply (checkpoint_seconds = 0), stopped and resumed.
+    const Tablebase tables;  // KRvK needs no sub-table
+    const Material m = Material::parse("KRvK");
+    const fs::path checkpoint =
+        fs::temp_directory_path() / ("retro_jobs_" + std::to_string(getpid()) + ".checkpoint");
+    std::atomic<bool> stop{false};
+    LineStream progress([&](const std::string& line) {
+        if (line.find(" in 9:") != std::string::npos) stop = true;
+    });
+    SolveOptions options;
+    options.progress = &progress;
+    options.checkpoint = checkpoint;
+    options.checkpoint_seconds = 0;
+    options.stop = &stop;
+    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    ASSERT_TRUE(fs::exists(checkpoint));
+    stop = false;
+    const auto resumed = solve(m, tables, options);
+    EXPECT_FALSE(fs::exists(checkpoint.string() + ".tmp"));
+    fs::remove(checkpoint);
+    const auto whole = solve(m, tables);
+    EXPECT_TRUE(resumed->values == whole->values);
+}
+
+class JobsTbgen : public ::testing::Test {
+protected:
+    void SetUp() override {
+        base_ = fs::temp_directory_path() / ("retro_jobs_tbgen_" + std::to_string(getpid()));
+        fs::create_directories(base_);
+    }
+    void TearDown() override { fs::remove_all(base_); }
+    fs::path base_;
+};
+
+TEST_F(JobsTbgen, RefusesAJobOverTheMemoryLimitBeforeWriting) {
+    const fs::path dir = base_ / "refused";
+    const Outcome o = tbgen("--all 4 --memory-limit 1M -q -o " + dir.string(), base_);
+    EXPECT_EQ(o.status, 3) << o.err;
+    EXPECT_NE(o.err.find("refused"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("memory"), std::string::npos) << o.err;
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_NE(e.path().extension(), ".rtb") << e.path();
+}
+
+TEST_F(JobsTbgen, NamesAnUnusableOutputDirectory) {
+    std::ofstream(base_ / "a-file") << "x";
+    const Outcome o = tbgen("KQvK -q -o " + (base_ / "a-file" / "tables").string(), base_);
+    EXPECT_EQ(o.status, 1) << o.err;
+    EXPECT_NE(o.err.find("output directory"), std::string::npos) << o.err;
+}
+
+TEST_F(JobsTbgen, AnotherJobInTheSameDirectoryIsRefused) {
+    DirectoryLock lock(base_);
+    EXPECT_THROW(DirectoryLock again(base_), JobError);
+}
