@@ -132,7 +132,7 @@ std::string gnuplot_script(const std::filesystem::path& csv, const std::filesyst
       << "set key top left\n"
       << "set grid\n"
       << "set xlabel 'threads'\n"
-      << "set ylabel 'speedup (median wall time)'\n"
+      << (max_threads <= 16 ? "set xtics 1\n" : "") << "set ylabel 'speedup (median wall time)'\n"
       << "set y2label 'parallel efficiency'\n"
       << "set xrange [0:" << top << "]\n"
       << "set yrange [0:" << top << "]\n"
@@ -142,7 +142,7 @@ std::string gnuplot_script(const std::filesystem::path& csv, const std::filesyst
       << "plot x title 'ideal' with lines dashtype 2 linecolor rgb 'gray', \\\n"
       << "     " << quoted(csv.string())
       << " using 1:7 skip 1 title 'speedup' with linespoints pointtype 7 linewidth 2, \\\n"
-      << "     '' using 1:8 skip 1 axes x1y2 title 'efficiency' with linespoints pointtype 5\n";
+      << "     '' using 1:8 skip 1 axes x1y2 title 'efficiency (right axis)' with linespoints pointtype 5\n";
     return s.str();
 }
 
