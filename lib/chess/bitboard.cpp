@@ -11,6 +11,7 @@ Bitboard KING_ATTACKS[64];
 Bitboard KNIGHT_ATTACKS[64];
 Bitboard PAWN_ATTACKS[2][64];
 Bitboard BETWEEN[64][64];
+Bitboard LINE[64][64];
 }  // namespace detail
 
 namespace {
@@ -163,11 +164,16 @@ void init_bitboards() {
     init_magics(BISHOP_DIRS, BISHOP_MAGIC_SEEDS, detail::BISHOP_MAGICS, BISHOP_TABLE);
     for (Square a = 0; a < 64; ++a)
         for (Square b = 0; b < 64; ++b) {
-            Bitboard& line = detail::BETWEEN[a][b];
-            if (rook_attacks(a, 0) & square_bb(b))
-                line = rook_attacks(a, square_bb(b)) & rook_attacks(b, square_bb(a));
-            else if (bishop_attacks(a, 0) & square_bb(b))
-                line = bishop_attacks(a, square_bb(b)) & bishop_attacks(b, square_bb(a));
+            Bitboard& gap = detail::BETWEEN[a][b];
+            Bitboard& line = detail::LINE[a][b];
+            const Bitboard ends = square_bb(a) | square_bb(b);
+            if (rook_attacks(a, 0) & square_bb(b)) {
+                gap = rook_attacks(a, square_bb(b)) & rook_attacks(b, square_bb(a));
+                line = (rook_attacks(a, 0) & rook_attacks(b, 0)) | ends;
+            } else if (bishop_attacks(a, 0) & square_bb(b)) {
+                gap = bishop_attacks(a, square_bb(b)) & bishop_attacks(b, square_bb(a));
+                line = (bishop_attacks(a, 0) & bishop_attacks(b, 0)) | ends;
+            }
         }
     done = true;
 }

@@ -38,6 +38,7 @@ extern Bitboard KING_ATTACKS[64];
 extern Bitboard KNIGHT_ATTACKS[64];
 extern Bitboard PAWN_ATTACKS[2][64];
 extern Bitboard BETWEEN[64][64];
+extern Bitboard LINE[64][64];
 }  // namespace detail
 
 // Builds the tables; called once from a static initialiser, safe to call again.
@@ -57,6 +58,8 @@ inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
 }
 // The squares strictly between a and b when they share a rank, file or diagonal; else empty.
 inline Bitboard between(Square a, Square b) { return detail::BETWEEN[a][b]; }
+// The whole rank, file or diagonal through a and b (both included); empty when not aligned.
+inline Bitboard line_through(Square a, Square b) { return detail::LINE[a][b]; }
 inline Bitboard queen_attacks(Square s, Bitboard occupied) {
     return rook_attacks(s, occupied) | bishop_attacks(s, occupied);
 }

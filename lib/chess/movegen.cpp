@@ -108,6 +108,41 @@ void generate_legal_moves(const Position& pos, MoveList& list) {
     list.size = kept;
 }
 
+bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square king = pos.king(us);
+    const Bitboard occupied = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
+    if (pos.ep_square() != NO_SQUARE || pos.attackers(king, them, occupied)) return false;
+    const Bitboard pinned = pinned_pieces(pos, us, king);
+    if (pinned & pos.pieces(us, PAWN)) return false;
+    for (int type = QUEEN; type < PAWN; ++type)
+        for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
+            const Square from = pop_lsb(b);
+            Bitboard targets = piece_attacks(PieceType(type), from, occupied) & ~own;
+            if (pinned & square_bb(from)) targets &= line_through(king, from);  // stays on the pin line
+            s.quiet_piece_moves += popcount(targets & ~enemy);
+            for (Bitboard t = targets & enemy; t;) s.exits.push({from, pop_lsb(t), NO_PIECE_TYPE, true});
+        }
+    const Bitboard king_targets = king_attacks(king) & ~own & ~king_danger(pos, us);
+    for (Bitboard t = king_targets & ~enemy; t;) s.king_moves.push({king, pop_lsb(t)});
+    for (Bitboard t = king_targets & enemy; t;) s.exits.push({king, pop_lsb(t), NO_PIECE_TYPE, true});
+    const int push = pawn_push(us);
+    for (Bitboard b = pos.pieces(us, PAWN); b;) {
+        const Square from = pop_lsb(b);
+        const bool promotes = relative_rank(us, from) == 6;
+        if (!(occupied & square_bb(from + push))) {
+            if (promotes)
+                add_pawn_move(s.exits, from, from + push, false);
+            else
+                ++s.quiet_piece_moves;
+            if (relative_rank(us, from) == 1 && !(occupied & square_bb(from + 2 * push)))
+                s.double_pushes.push({from, from + 2 * push});
+        }
+        for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(s.exits, from, pop_lsb(t), true);
+    }
+    return true;
+}
+
 bool has_legal_ep_capture(const Position& pos) {
     const Square ep = pos.ep_square();
     if (ep == NO_SQUARE) return false;

@@ -8,6 +8,21 @@ namespace retro {
 // Appends every legal move of the side to move: all four promotions, double pushes, en passant.
 void generate_legal_moves(const Position& pos, MoveList& list);
 
+// The legal moves in summary, for callers that only need to count most of them: the quiet moves of
+// men other than the king are counted; the king's quiet moves, double pushes and the moves that
+// capture or promote are listed.
+struct MoveSummary {
+    int quiet_piece_moves = 0;  // quiet moves of pieces and single pawn pushes that do not promote
+    MoveList king_moves;        // the king's quiet moves
+    MoveList double_pushes;
+    MoveList exits;  // captures and promotions
+};
+
+// Fills s and returns true when the side to move is not in check, has no pinned pawn and no en
+// passant right (then every listed or counted move is legal); returns false otherwise, and the
+// caller generates the moves one by one.
+bool summarize_legal_moves(const Position& pos, MoveSummary& s);
+
 // True when the side to move has at least one legal move.
 bool has_legal_move(const Position& pos);
 

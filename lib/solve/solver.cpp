@@ -239,10 +239,6 @@ private:
     }
 
     static bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
-    static bool grants_en_passant(const Position& pos, const Move& m) {
-        const bool double_push = (m.to ^ m.from) == 16 && pos.type_on(m.from) == PAWN;
-        return double_push && make_move(pos, m).ep_square() != NO_SQUARE;
-    }
 
     // Mates and stalemates; captures into sub-tables (a capture into a lost position is a win
     // bound, into a drawn one makes the position never lost); the counter of distinct quiet
@@ -253,36 +249,69 @@ private:
             tbb::combinable<std::vector<EnPassantEdge>> edges;
             for_each_legal_entry(side, [&](const Entry& e) {
                 const uint64_t i = e.index;
-                MoveList moves;
-                generate_legal_moves(e.pos, moves);
-                if (moves.size == 0) {
-                    if (e.pos.in_check(side)) values[i] = 0;
+                MoveSummary moves;
+                int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(e, moves) : -1;
+                if (quiet < 0) {
+                    moves = MoveSummary{};
+                    quiet = listed_quiet_count(e, moves);
+                }
+                if (quiet + moves.exits.size + moves.double_pushes.size == 0) {
+                    if (e.pos.in_check(side)) values[i] = 0;  // else stalemate: a draw
                     return;
                 }
                 Dtm best_win = DTM_DRAW;
                 bool drawn = false, any_promotion = false;
-                MoveList quiet;
-                int ep_edges = 0;
-                for (const Move& m : moves) {
-                    if (promotes(m)) {
+                for (const Move& m : moves.exits) {
+                    if (promotes(m))
                         any_promotion = true;  // the promotion pass takes these
-                    } else if (leaves_table(m)) {
+                    else
                         fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
-                    } else if (grants_en_passant(e.pos, m)) {
-                        const Position next = make_move(e.pos, m);
-                        edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
-                        ++ep_edges;
-                    } else {
-                        quiet.push(m);
-                    }
                 }
-                state_.counters[side][i] = uint8_t(distinct_successors(e, quiet) + ep_edges);
+                for (const Move& m : moves.double_pushes) {
+                    const Position next = make_move(e.pos, m);
+                    if (next.ep_square() != NO_SQUARE)  // an en passant edge rather than a successor
+                        edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
+                    ++quiet;
+                }
+                state_.counters[side][i] = uint8_t(quiet);
                 apply_exits(values[i], state_.counters[side][i], best_win, drawn);
-                if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW && !any_promotion)
-                    settle_if_only_losing_exits(side, e, moves);
+                if (quiet == 0 && values[i] == DTM_DRAW && !any_promotion)
+                    settle_if_only_losing_exits(side, e, moves.exits);
             }, [](const Placement&) { return true; });
             edges.combine_each([&](const auto& v) { state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end()); });
         }
+    }
+
+    // The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed
+    // to tell (both kings on the diagonal, or a king move re-oriented onto the same king pair).
+    int quick_quiet_count(const Entry& e, const MoveSummary& moves) const {
+        if (e.diagonal) return -1;
+        for (const Move& m : moves.king_moves)
+            if (scheme().king_move_returns_to_pair(e.placement, e.slot_on(m.from, 2), m.to)) return -1;
+        // Two king moves meet only through a symmetry that fixes the other king: the transpose or
+        // anti-transpose, with that king on their diagonal.
+        const Square other = e.pos.king(~e.pos.side_to_move());
+        if (file_of(other) != rank_of(other) && file_of(other) != 7 - rank_of(other))
+            return moves.quiet_piece_moves + moves.king_moves.size;
+        IndexList kings;
+        for (const Move& m : moves.king_moves) add_moved(kings, e, m.from, m.to);
+        return moves.quiet_piece_moves + kings.size;
+    }
+
+    // Generates the moves one by one into moves.exits and moves.double_pushes; returns the number of
+    // distinct entries the other quiet moves reach.
+    int listed_quiet_count(const Entry& e, MoveSummary& moves) const {
+        MoveList all, quiet;
+        generate_legal_moves(e.pos, all);
+        for (const Move& m : all) {
+            if (leaves_table(m))
+                moves.exits.push(m);
+            else if ((m.to ^ m.from) == 16 && e.pos.type_on(m.from) == PAWN)
+                moves.double_pushes.push(m);
+            else
+                quiet.push(m);
+        }
+        return distinct_successors(e, quiet);
     }
 
     // The value, for the side to move in pos, of its best en passant capture.
