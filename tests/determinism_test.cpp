@@ -1,0 +1,93 @@
+// The table files do not depend on the number of threads: KRvK, KQvKR and KPvKP solved with 1, 2
+// and 3 threads are written byte for byte the same.
+//
+// tbb::global_control only caps the threads: on a 2-core machine the default arena still has 2
+// slots, so a cap of 3 alone would run 2. Each solve therefore runs in a task_arena of exactly n
+// slots under a global_control of n.
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "solved_tables.hpp"
+#include "store/table_file.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A fresh directory removed at the end of the test.
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name)
+        : path(fs::temp_directory_path() / ("retro-" + name + "-" + std::to_string(::getpid()))) {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+// Solves `material` once per thread count (its sub-tables solved beforehand, with the default
+// threads) and expects identical files.
+void expect_same_files_for_1_2_3_threads(const std::string& name) {
+    const Material m = Material::parse(name);
+    std::vector<std::string> subs;
+    for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
+    const Tablebase& subtables = retro::test::solved_tables(subs);
+
+    TempDir dir("determinism-" + name);
+    std::string reference;
+    std::unique_ptr<Table> first;
+    for (int threads : {1, 2, 3}) {
+        std::unique_ptr<Table> table;
+        {
+            tbb::global_control cap(tbb::global_control::max_allowed_parallelism, size_t(threads));
+            tbb::task_arena arena(threads);
+            ASSERT_EQ(arena.max_concurrency(), threads);
+            arena.execute([&] { table = solve(m, subtables); });
+        }
+        const fs::path file = table_path(dir.path / std::to_string(threads), m);
+        fs::create_directories(file.parent_path());
+        write_table(*table, file);
+        const std::string bytes = file_bytes(file);
+        ASSERT_EQ(bytes.size(), fs::file_size(file));
+        ASSERT_FALSE(bytes.empty());
+        if (threads == 1) {
+            reference = bytes;
+            first = std::move(table);
+            continue;
+        }
+        EXPECT_TRUE(bytes == reference) << name << ": the file written after solving with " << threads
+                                        << " threads differs from the one with 1 thread";
+        for (Color side : {WHITE, BLACK})
+            for (uint64_t i = 0; i < table->scheme.size(); ++i)
+                if (table->values[side][i] != first->values[side][i]) {
+                    Position pos;
+                    table->scheme.decode(i, pos);
+                    pos.set_side_to_move(side);
+                    ADD_FAILURE() << name << ": first different entry " << i << " (" << pos.fen()
+                                  << "): " << describe(first->values[side][i]) << " with 1 thread, "
+                                  << describe(table->values[side][i]) << " with " << threads;
+                    return;
+                }
+    }
+}
+
+}  // namespace
+
+TEST(Determinism, KRvK) { expect_same_files_for_1_2_3_threads("KRvK"); }
+
+TEST(Determinism, KQvKR) { expect_same_files_for_1_2_3_threads("KQvKR"); }
+
+TEST(Determinism, KPvKP) { expect_same_files_for_1_2_3_threads("KPvKP"); }
