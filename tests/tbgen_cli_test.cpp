@@ -1,0 +1,187 @@
+// tbgen end to end: the built executable run on temporary directories.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "store/table_file.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path TBGEN = fs::path(RETRO_BIN_DIR) / "tbgen";
+
+struct Outcome {
+    int status;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// A fresh directory for one test, removed at its end.
+class TbgenCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("retro_tbgen_cli_" + std::string(info->name()) + "_" + std::to_string(getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // Runs tbgen with the given arguments (shell syntax), capturing its exit status and output.
+    Outcome tbgen(const std::string& args) const {
+        const std::string cmd = TBGEN.string() + " " + args + " < /dev/null > " +
+                                (dir_ / "out.txt").string() + " 2> " + (dir_ / "err.txt").string();
+        const int raw = std::system(cmd.c_str());
+        return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out.txt"), slurp(dir_ / "err.txt")};
+    }
+
+    // The names of the files in d with this extension.
+    static std::set<std::string> files(const fs::path& d, const std::string& ext) {
+        std::set<std::string> out;
+        for (const auto& e : fs::directory_iterator(d))
+            if (e.path().extension() == ext) out.insert(e.path().filename().string());
+        return out;
+    }
+
+    fs::path dir_;
+};
+
+}  // namespace
+
+// KQvKR needs KQvK and KRvK (the rook side's table with colours swapped): both are built first; a
+// second run finds the three files complete and solves nothing.
+TEST_F(TbgenCli, BuildsSubTablesFirstThenSkipsThem) {
+    const fs::path tables = dir_ / "tables";
+    const Outcome first = tbgen("KQvKR -o " + tables.string() + " --json");
+    ASSERT_EQ(first.status, 0) << first.err;
+
+    const auto kqk = first.err.find("KQvK: solving"), krk = first.err.find("KRvK: solving"),
+               kqkr = first.err.find("KQvKR: solving");
+    ASSERT_NE(kqk, std::string::npos) << first.err;
+    ASSERT_NE(krk, std::string::npos) << first.err;
+    ASSERT_NE(kqkr, std::string::npos) << first.err;
+    EXPECT_LT(kqk, kqkr) << first.err;
+    EXPECT_LT(krk, kqkr) << first.err;
+    EXPECT_EQ(files(tables, ".rtb"), (std::set<std::string>{"KQvK.rtb", "KRvK.rtb", "KQvKR.rtb"}));
+    EXPECT_TRUE(files(tables, ".tmp").empty());
+    for (const char* f : {"KQvK.rtb", "KRvK.rtb", "KQvKR.rtb"})
+        EXPECT_TRUE(table_file_valid(tables / f)) << f;
+
+    // --json: one line, the named table only, with its longest wins (69 plies for White, 37 for Black).
+    EXPECT_EQ(std::count(first.out.begin(), first.out.end(), '\n'), 1) << first.out;
+    EXPECT_EQ(first.out.rfind("{\"material\":\"KQvKR\"", 0), 0u) << first.out;
+    const auto btm = first.out.find("\"btm\"");
+    ASSERT_NE(btm, std::string::npos) << first.out;
+    EXPECT_NE(first.out.substr(0, btm).find("\"longest_win\":69,"), std::string::npos) << first.out;
+    EXPECT_NE(first.out.substr(btm).find("\"longest_win\":37,"), std::string::npos) << first.out;
+    EXPECT_NE(first.out.find("\"legal\":8952608,"), std::string::npos) << first.out;
+
+    const std::string bytes = slurp(tables / "KQvKR.rtb");
+    const auto written = fs::last_write_time(tables / "KQvKR.rtb");
+    const Outcome second = tbgen("KQvKR -o " + tables.string() + " --json");
+    ASSERT_EQ(second.status, 0) << second.err;
+    EXPECT_EQ(second.err.find("solving"), std::string::npos) << second.err;
+    EXPECT_EQ(second.out, first.out);
+    EXPECT_EQ(fs::last_write_time(tables / "KQvKR.rtb"), written);
+    EXPECT_TRUE(slurp(tables / "KQvKR.rtb") == bytes);
+}
+
+TEST_F(TbgenCli, BadMaterialsAreRefused) {
+    const struct {
+        const char* material;
+        const char* message;
+    } cases[] = {
+        {"KQvQ", "king"},       // Black has no king
+        {"KQvK7", "'7'"},       // not a piece letter
+        {"KQRBvKQR", "7 men"},  // too many men
+        {"KQvKR,", "','"},      // stray character
+        {"KQKR", "'v'"},        // no separator between the sides
+    };
+    for (const auto& c : cases) {
+        const fs::path out = dir_ / "tables";
+        const Outcome r = tbgen(std::string(c.material) + " -q -o " + out.string());
+        EXPECT_NE(r.status, 0) << c.material;
+        EXPECT_NE(r.err.find("error"), std::string::npos) << c.material << ": " << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.material << ": " << r.err;
+        EXPECT_TRUE(!fs::exists(out) || files(out, ".rtb").empty()) << c.material << ": a table was written";
+    }
+}
+
+// --verify re-derives a good file; a truncated or corrupted file, or one whose values are wrong
+// under a valid checksum, fails with a message that names the file.
+TEST_F(TbgenCli, VerifyFiles) {
+    const fs::path good = dir_ / "good";
+    ASSERT_EQ(tbgen("KQvK -q -o " + good.string()).status, 0);
+    const fs::path file = good / "KQvK.rtb";
+    const Outcome ok = tbgen("--verify " + file.string());
+    EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+    EXPECT_NE(ok.out.find("ok"), std::string::npos) << ok.out;
+
+    const std::string bytes = slurp(file);
+    auto check_fails = [&](const std::string& name, const std::string& content) {
+        const fs::path d = dir_ / name;
+        fs::create_directories(d);
+        std::ofstream(d / "KQvK.rtb", std::ios::binary) << content;
+        const Outcome r = tbgen("--verify " + (d / "KQvK.rtb").string());
+        EXPECT_NE(r.status, 0) << name << ": " << r.out << r.err;
+        EXPECT_NE((r.out + r.err).find((d / "KQvK.rtb").string()), std::string::npos)
+            << name << ": the message should name the file\n"
+            << r.out << r.err;
+        return r;
+    };
+    check_fails("truncated", bytes.substr(0, bytes.size() / 2));
+    check_fails("header_only", bytes.substr(0, 20));
+    check_fails("empty", "");
+    std::string flipped = bytes;
+    flipped[flipped.size() - 1000] ^= 0x04;
+    check_fails("flipped", flipped);
+
+    // A wrong value under a valid checksum: only re-deriving it finds it.
+    auto table = read_table(file);
+    auto legal_win = [&](uint64_t i) {
+        Position pos;
+        if (!table->scheme.decode(i, pos)) return false;
+        pos.set_side_to_move(WHITE);
+        return pos.illegality().empty() && is_win(table->values[WHITE][i]);
+    };
+    uint64_t i = table->scheme.size() / 2;
+    while (!legal_win(i)) ++i;
+    table->values[WHITE][i] = DTM_DRAW;
+    fs::create_directories(dir_ / "wrong");
+    write_table(*table, dir_ / "wrong" / "KQvK.rtb");
+    const Outcome wrong = check_fails("wrong", slurp(dir_ / "wrong" / "KQvK.rtb"));
+    EXPECT_NE(wrong.out.find("FAILED"), std::string::npos) << wrong.out;
+    EXPECT_NE(wrong.out.find(" - - 0 1: stored "), std::string::npos)
+        << "the mismatch names a FEN: " << wrong.out;
+}
+
+TEST_F(TbgenCli, Help) {
+    const Outcome r = tbgen("--help");
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const char* option : {"Usage", "MATERIAL", "--output", "--threads", "--json", "--verify", "--quiet"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option << " not in\n" << r.out;
+
+    const Outcome none = tbgen("");
+    EXPECT_NE(none.status, 0);
+    EXPECT_NE((none.out + none.err).find("Usage"), std::string::npos);
+
+    const Outcome unknown = tbgen("--no-such-option KQvK");
+    EXPECT_NE(unknown.status, 0);
+    EXPECT_NE(unknown.err.find("no-such-option"), std::string::npos) << unknown.err;
+}
