@@ -112,6 +112,8 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
     if (reoriented) *reoriented = false;
     const Group& g = groups_[size_t(slot_group_[slot])];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
+    if (g.count == 1)  // the digit is the square itself
+        return idx + uint64_t(reduce(to, g.type, low, high) - reduce(p.square[slot], g.type, low, high)) * g.stride;
     return idx + (group_rank(g, moved, low, high) - group_rank(g, p, low, high)) * g.stride;
 }
 

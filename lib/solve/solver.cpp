@@ -419,7 +419,8 @@ private:
     void count_down(Color side, uint64_t p, Dtm n) {
         Dtm& value = state_.values[side][p];
         uint8_t& counter = state_.counters[side][p];
-        if (load(value) != DTM_DRAW || load(counter) == NEVER_LOST) return;
+        // NEVER_LOST (255) is more than any position has moves, so it never counts down to zero.
+        if (load(value) != DTM_DRAW) return;
         if (std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed) != 1) return;
         Entry e;
         load_entry(side, p, e);
