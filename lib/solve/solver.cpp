@@ -386,10 +386,26 @@ private:
         return count;
     }
 
-    // Sets `value` (of an unsettled position) to the win `win` if that is quicker.
+    // Sets `value` (of an unsettled position) to the win `win` if that is quicker. Concurrent
+    // offers within a ply all carry the same win, so a plain store is enough.
     static void offer_win(Dtm& value, Dtm win) {
         const Dtm old = load(value);
         if (old == DTM_DRAW || (is_win(old) && old > win)) store(value, win);
+    }
+    // The same when concurrent offers may differ (en passant edges): keeps the quickest.
+    static void offer_quicker_win(Dtm& value, Dtm win) {
+        std::atomic_ref<Dtm> v(value);
+        Dtm old = v.load(std::memory_order_relaxed);
+        while ((old == DTM_DRAW || (is_win(old) && old > win)) && !v.compare_exchange_weak(old, win)) {
+        }
+    }
+
+    template <class F>
+    void for_each_edge(Color pusher, F&& f) {
+        const auto& edges = state_.edges[pusher];
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, edges.size(), GRAIN), [&](const auto& r) {
+            for (size_t k = r.begin(); k < r.end(); ++k) f(edges[k]);
+        });
     }
 
     // Ply n even: every predecessor of a position lost in n plies wins in n + 1.
@@ -404,12 +420,12 @@ private:
             });
             // A double push into this loss wins too, unless en passant saves the opponent.
             auto& ours = state_.values[side];
-            for (const EnPassantEdge& edge : state_.edges[~side])
-                if (load(ours[edge.next]) == n && is_loss(edge.capture)) {
-                    const int win = std::max<int>(n, edge.capture) + 1;
-                    raise_max(win);
-                    offer_win(theirs[edge.from], Dtm(win));
-                }
+            for_each_edge(~side, [&](const EnPassantEdge& edge) {
+                if (load(ours[edge.next]) != n || !is_loss(edge.capture)) return;
+                const int win = std::max<int>(n, edge.capture) + 1;
+                raise_max(win);
+                offer_quicker_win(theirs[edge.from], Dtm(win));
+            });
         }
         report_ply(n, found);
     }
@@ -443,12 +459,12 @@ private:
             // A double push reaches a win for the opponent once either the entry behind it or
             // the en passant capture wins for them: count it at the first of the two.
             const auto& theirs = state_.values[~side];
-            for (const EnPassantEdge& edge : state_.edges[side]) {
+            for_each_edge(side, [&](const EnPassantEdge& edge) {
                 const Dtm next = load(theirs[edge.next]);
                 const int via_next = is_win(next) && next <= n ? next : 1000;
                 const int via_capture = is_win(edge.capture) ? edge.capture : 1000;
                 if (std::min(via_next, via_capture) == n) count_down(side, edge.from, n);
-            }
+            });
         }
         report_ply(n, found);
     }
