@@ -74,7 +74,7 @@ for ((k = 1; k <= KILLS; ++k)); do
     if kill -0 "$PID" 2>/dev/null; then
         if (( k == KILLS / 2 )); then sig=INT; else sig=KILL; fi
         kill -s "$sig" "$PID" || true
-        set +e; wait "$PID"; status=$?; set -e
+        set +e; wait "$PID" 2>/dev/null; status=$?; set -e
         checkpoints=$(find "$RUN" -name "*.checkpoint" | wc -l)
         tables=$(find "$RUN" -name "*.rtb" | wc -l)
         echo "run $k: SIG$sig after ${delay} s (exit status $status): $tables tables done, $checkpoints checkpoint(s)"
@@ -82,7 +82,7 @@ for ((k = 1; k <= KILLS; ++k)); do
         (( checkpoints > 0 )) && landed_in_table=$((landed_in_table + 1))
         if [[ $sig == INT && $status -eq 0 ]]; then echo "FAIL: a stopped run exited 0" >&2; exit 1; fi
     else
-        set +e; wait "$PID"; status=$?; set -e
+        set +e; wait "$PID" 2>/dev/null; status=$?; set -e
         echo "run $k: finished before the kill (exit status $status)"
         finished_early=1
         break

@@ -109,8 +109,17 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             break;
         }
         const double solve_seconds = seconds_since(table_start);
+        const auto write_start = std::chrono::steady_clock::now();
         write_table(*table, file);
+        const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);
+        char rate[64];
+        std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
+        std::error_code ec;
+        const uint64_t bytes = std::filesystem::file_size(file, ec);
+        report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
+               file.string() + " written in " + format_duration(write_seconds) + " (" + format_bytes(bytes) +
+               ")");
         if (options.verify) {
             tables.add(table);
             const VerifyResult v = verify_table(*table, tables);
@@ -118,15 +127,13 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
         }
         progress.table_finished();
+        const double table_seconds = seconds_since(table_start);  // solve, write and verify
         if (!resuming) {  // a resumed table's time is only its last part
             std::ofstream times(times_path, std::ios::app);
-            times << m.name() << ' ' << 2 * t.entries << ' ' << solve_seconds << '\n';
+            times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
         }
-        result.built.push_back({m, seconds_since(table_start), resuming});
-        char rate[64];
-        std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
-        report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
-               file.string() + " written; " + progress.status());
+        result.built.push_back({m, table_seconds, resuming});
+        report(m.name() + ": done; " + progress.status());
     }
     result.seconds = seconds_since(job_start);
     return result;

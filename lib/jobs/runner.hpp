@@ -29,7 +29,7 @@ struct JobOptions {
 
 struct BuiltTable {
     Material material;
-    double seconds = 0;    // this run's solve (and verify) time, not counting earlier runs
+    double seconds = 0;    // this run's solve, write (and verify) time, not counting earlier runs
     bool resumed = false;  // continued from a checkpoint
 };
 
