@@ -102,14 +102,18 @@ int generate(const GenerateArgs& a) {
         log->line(s);
     };
 
-    const JobPlan plan = make_plan(targets, a.dir);
+    const auto plan_start = std::chrono::steady_clock::now();
+    const JobPlan plan = make_plan(targets, a.dir);  // reads and checks every table file already there
+    const double check_seconds = seconds_since(plan_start);
     int checkpoints = 0;
     for (const auto& t : plan.tables) checkpoints += t.has_checkpoint;
     say(std::to_string(plan.tables.size()) + " tables in " + a.dir.string() + ": " +
         std::to_string(plan.tables.size() - size_t(plan.to_build())) + " complete (skipped), " +
         std::to_string(plan.to_build()) + " to build" +
         (checkpoints ? ", " + std::to_string(checkpoints) + " of them resuming from a checkpoint"
-                     : std::string()));
+                     : std::string()) +
+        (check_seconds >= 1 ? " (checking the existing files took " + format_duration(check_seconds) + ")"
+                            : std::string()));
     if (plan.to_build() > 0 && plan.to_build() <= 12) {
         std::string order = "to build, in this order:";
         for (const auto& t : plan.tables)
