@@ -1,6 +1,7 @@
 #include "index/index_scheme.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace retro {
 
@@ -16,6 +17,26 @@ struct Binomials {
     }
 };
 const Binomials BINOMIAL;
+
+// For groups of 2 to 4 men: the largest x with C(x, k) <= rank, by table (the colex unranking step).
+struct TopSquares {
+    static constexpr int MAX_K = 4;
+    std::vector<uint8_t> top[MAX_K + 1];
+    TopSquares() {
+        for (int k = 2; k <= MAX_K; ++k) {
+            top[k].resize(BINOMIAL.c[62][k]);
+            for (int x = k - 1; x < 62; ++x)
+                for (uint64_t r = BINOMIAL.c[x][k]; r < BINOMIAL.c[x + 1][k]; ++r) top[k][r] = uint8_t(x);
+        }
+    }
+    int operator()(int k, uint64_t rank, int squares) const {
+        if (k <= MAX_K) return top[k][rank];
+        int x = squares - 1;
+        while (BINOMIAL.c[x][k] > rank) --x;
+        return x;
+    }
+};
+const TopSquares TOP_SQUARE;
 
 struct SymmetryTable {
     uint8_t sq[SYMMETRY_COUNT][64];
@@ -119,11 +140,7 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
 
 void IndexScheme::unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const {
     for (int i = g.count; i > 0; --i) {
-        int x = int(rank);  // C(x, 1) = x; for more men search down from the largest square
-        if (i > 1) {
-            x = g.squares - 1;
-            while (BINOMIAL.c[x][i] > rank) --x;
-        }
+        const int x = i == 1 ? int(rank) : TOP_SQUARE(i, rank, g.squares);  // C(x, 1) = x
         rank -= BINOMIAL.c[x][i];
         p.square[g.first_slot + i - 1] = expand(x, g.type, low, high);
     }
