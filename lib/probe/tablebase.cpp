@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "chess/movegen.hpp"
+#include "store/block_cache.hpp"
 #include "store/table_file.hpp"
+#include "store/table_reader.hpp"
 
 namespace retro {
 
@@ -46,30 +48,36 @@ int preference(Dtm v) {
     return 0;
 }
 
+Tablebase::Tablebase(std::filesystem::path dir, size_t cache_bytes)
+    : dir_(std::move(dir)), cache_(std::make_shared<BlockCache>(cache_bytes)) {}
+
+Tablebase::~Tablebase() = default;
+
 void Tablebase::add(std::shared_ptr<const Table> table) {
     std::lock_guard lock(mutex_);
     auto& entry = tables_[table->material()];
     if (entry) retired_.push_back(entry);
     entry = std::move(table);
-    publish(entry->material(), entry);
+    publish(entry->material(), entry.get(), nullptr);
 }
 
-void Tablebase::publish(const Material& canonical, const std::shared_ptr<const Table>& table) const {
+void Tablebase::publish(const Material& canonical, const Table* table, const TableReader* reader) const {
     const uint64_t key = material_key(canonical);
     for (size_t i = 0, s = slot_of(key, SLOTS); i < SLOTS; ++i, s = (s + 1) % SLOTS) {
         const uint64_t k = slots_[s].key.load(std::memory_order_relaxed);
         if (k != 0 && k != key) continue;
-        slots_[s].table.store(table.get(), std::memory_order_release);
+        if (table) slots_[s].table.store(table, std::memory_order_release);
+        if (reader) slots_[s].reader.store(reader, std::memory_order_release);
         slots_[s].key.store(key, std::memory_order_release);
         return;
     }
-    // All slots taken: probes of this material go through find() and the mutex.
+    // All slots taken: probes of this material go through open() and the mutex.
 }
 
-const Table* Tablebase::lookup(uint64_t key) const {
+const Tablebase::Slot* Tablebase::lookup(uint64_t key) const {
     for (size_t i = 0, s = slot_of(key, SLOTS); i < SLOTS; ++i, s = (s + 1) % SLOTS) {
         const uint64_t k = slots_[s].key.load(std::memory_order_acquire);
-        if (k == key) return slots_[s].table.load(std::memory_order_acquire);
+        if (k == key) return &slots_[s];
         if (k == 0) return nullptr;
     }
     return nullptr;
@@ -84,8 +92,20 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
     if (!std::filesystem::exists(path)) return nullptr;
     std::shared_ptr<const Table> table = read_table(path);
     tables_[canonical] = table;
-    publish(canonical, table);
+    publish(canonical, table.get(), nullptr);
     return table;
+}
+
+std::shared_ptr<const TableReader> Tablebase::open(const Material& canonical) const {
+    std::lock_guard lock(mutex_);
+    if (auto it = readers_.find(canonical); it != readers_.end()) return it->second;
+    if (dir_.empty()) return nullptr;
+    const auto path = table_path(dir_, canonical);
+    if (!std::filesystem::exists(path)) return nullptr;
+    auto reader = std::make_shared<const TableReader>(path, format::Metric::Dtm, cache_);
+    readers_[canonical] = reader;
+    publish(canonical, nullptr, reader.get());
+    return reader;
 }
 
 Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
@@ -94,16 +114,26 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     if (men > MAX_MEN)
         throw ProbeError("the position has " + std::to_string(men) + " men; tables hold at most " +
                          std::to_string(MAX_MEN));
-    // Fast path: a table already loaded, found without a lock.
+    // Fast path: a table or file already open, found without a lock.
     const uint64_t key = material_key(pos);
-    if (const Table* t = lookup(key)) return t->value(pos);
-    if (const Table* t = lookup(swapped_key(key))) return t->value(pos.color_flipped());
+    for (const bool flip : {false, true})
+        if (const Slot* slot = lookup(flip ? swapped_key(key) : key)) {
+            if (const Table* t = slot->table.load(std::memory_order_acquire))
+                return flip ? t->value(pos.color_flipped()) : t->value(pos);
+            if (const TableReader* r = slot->reader.load(std::memory_order_acquire))
+                return r->value(pos, flip);
+        }
     const Material m = Material::of(pos);
-    const auto table = find(m);
-    if (!table)
-        throw ProbeError("no table for " + m.canonical().name() +
+    const Material canonical = m.canonical();
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = tables_.find(canonical); it != tables_.end()) return probe_table(*it->second, pos);
+    }
+    const auto reader = open(canonical);
+    if (!reader)
+        throw ProbeError("no table for " + canonical.name() +
                          (dir_.empty() ? std::string() : " in " + dir_.string()));
-    return probe_table(*table, pos);
+    return reader->value(pos);
 }
 
 Dtm Tablebase::probe(const Position& pos) const {

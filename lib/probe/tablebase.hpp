@@ -17,6 +17,9 @@
 
 namespace retro {
 
+class BlockCache;
+class TableReader;
+
 class ProbeError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -30,38 +33,55 @@ constexpr Dtm value_through(Dtm next) { return is_draw(next) ? DTM_DRAW : Dtm(ne
 // Orders values for the side to move: quick wins first, quick losses last.
 int preference(Dtm v);
 
+// Tables come from add() (whole, in memory) or from the directory's files. A file is read whole only
+// by find() (the solver's sub-tables); probe() opens it with a TableReader that decompresses one
+// block per probe and keeps recent blocks in a cache shared by all the directory's files.
 class Tablebase {
 public:
-    explicit Tablebase(std::filesystem::path dir = {}) : dir_(std::move(dir)) {}
+    // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp).
+    explicit Tablebase(std::filesystem::path dir = {}, size_t cache_bytes = size_t(64) << 20);
+    ~Tablebase();
 
     void add(std::shared_ptr<const Table> table);
-    // The table of this material or its colour swap, loaded from the directory on first use;
-    // nullptr when there is no such file. Throws StoreError for a corrupted file.
+    // The whole table of this material or its colour swap, read from the directory on first use
+    // (every block decompressed and checked); nullptr when there is no such file. Throws StoreError
+    // for a corrupted file.
     std::shared_ptr<const Table> find(const Material& m) const;
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws ProbeError
-    // when the position's table is missing or it has more than MAX_MEN men.
+    // when the position's table is missing or it has more than MAX_MEN men, and StoreError when its
+    // file is corrupted (the header when first opened, a block when first needed).
     Dtm probe(const Position& pos) const;
     // Value of each legal move for the mover, best first. Throws ProbeError like probe().
     std::vector<std::pair<Move, Dtm>> rank_moves(const Position& pos) const;
 
+    // The block cache of the directory's files (for statistics, or to clear it in benchmarks).
+    BlockCache& cache() const { return *cache_; }
+
 private:
+    struct Slot;
     Dtm probe_ignoring_ep(const Position& pos) const;
-    // Publishes a table (mutex_ held) in the lock-free slots that probes read.
-    void publish(const Material& canonical, const std::shared_ptr<const Table>& table) const;
-    // The table stored under a material key (see tablebase.cpp), or nullptr; lock-free.
-    const Table* lookup(uint64_t key) const;
+    // Publishes a table or a file reader (mutex_ held) in the lock-free slots that probes read.
+    void publish(const Material& canonical, const Table* table, const TableReader* reader) const;
+    // The slot of a material key (see tablebase.cpp), or nullptr; lock-free.
+    const Slot* lookup(uint64_t key) const;
+    // The reader of a material's file, opened on first use; nullptr when there is no file.
+    std::shared_ptr<const TableReader> open(const Material& canonical) const;
 
     std::filesystem::path dir_;
     mutable std::mutex mutex_;
     mutable std::map<Material, std::shared_ptr<const Table>> tables_;
     // Tables replaced by add(): kept alive, since a probe may still hold a raw pointer to one.
     mutable std::vector<std::shared_ptr<const Table>> retired_;
-    // Open addressing by material key, written under mutex_, read without it.
+    mutable std::map<Material, std::shared_ptr<const TableReader>> readers_;
+    std::shared_ptr<BlockCache> cache_;
+    // Open addressing by material key, written under mutex_, read without it. A probe prefers the
+    // whole table when both are there.
     static constexpr size_t SLOTS = 64;
     struct Slot {
         std::atomic<uint64_t> key{0};
         std::atomic<const Table*> table{nullptr};
+        std::atomic<const TableReader*> reader{nullptr};
     };
     mutable std::array<Slot, SLOTS> slots_;
 };

@@ -1,41 +1,185 @@
 #include "store/table_file.hpp"
 
-#include "store/checksum.hpp"
-
-#include <cstdio>
-#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <tbb/parallel_for.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "store/format.hpp"
+#include "store/table_reader.hpp"
 
 namespace retro {
 
 namespace {
 
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'T', 'B', '\0'};
-constexpr uint32_t VERSION = 0;
-constexpr uint32_t INDEX_SCHEME = 1;
+using format::Metric;
 
-struct Header {
-    char magic[8];
-    uint32_t version;
-    uint32_t index_scheme;
-    char material[16];
-    uint64_t entries_per_side;
-    uint64_t payload_checksum;
-    uint64_t header_checksum;  // over all the fields above
-};
-static_assert(sizeof(Header) == 56);
-
-uint64_t payload_checksum(const Table& t) {
-    uint64_t h = checksum64(t.values[WHITE].data(), t.values[WHITE].size());
-    return checksum64(t.values[BLACK].data(), t.values[BLACK].size(), h);
+int bits_for(size_t dictionary_size, int min_bits) {
+    if (dictionary_size <= 1) return 0;
+    int bits = 1;
+    while ((size_t(1) << bits) < dictionary_size || bits < min_bits) bits *= 2;
+    return bits;
 }
 
-struct File {
-    std::FILE* f;
-    ~File() {
-        if (f) std::fclose(f);
+// Writes all of data to fd; returns false with errno set on failure.
+bool write_all(int fd, const uint8_t* data, size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, std::min<size_t>(size, size_t(1) << 30));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        data += n, size -= size_t(n);
     }
-};
+    return true;
+}
+
+// Writes header and blocks to a temporary file beside path, fsyncs it and renames it to path.
+void write_atomically(const std::filesystem::path& path, const std::vector<uint8_t>& header,
+                      const std::vector<std::vector<uint8_t>>& blocks) {
+    const std::string name = path.string();
+    // A fixed temporary name: a write cut short by a kill leaves KQvKR.rtb.tmp, which the next run
+    // overwrites (and lib/jobs removes).
+    const std::string tmp = name + ".tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw StoreError(name + ": cannot create " + tmp + ": " + std::strerror(errno));
+    auto fail = [&](const std::string& what, int error) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw StoreError(name + ": " + what + ": " + std::strerror(error));
+    };
+    if (!write_all(fd, header.data(), header.size())) fail("write failed", errno);
+    for (const auto& b : blocks)
+        if (!write_all(fd, b.data(), b.size())) fail("write failed", errno);
+    if (::fsync(fd) != 0) fail("fsync failed", errno);
+    if (::close(fd) != 0) {
+        const int error = errno;
+        ::unlink(tmp.c_str());
+        throw StoreError(name + ": close failed: " + std::strerror(error));
+    }
+    if (::rename(tmp.c_str(), name.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(tmp.c_str());
+        throw StoreError(name + ": cannot rename " + tmp + ": " + std::strerror(error));
+    }
+    // Make the rename itself durable; not every file system can sync a directory, so this is best effort.
+    const std::string dir = path.has_parent_path() ? path.parent_path().string() : std::string(".");
+    if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+        (void)::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+void write_file(const Table& t, const std::filesystem::path& path, Metric metric,
+                const WriteOptions& options) {
+    const std::string name = path.string();
+    const uint32_t B = options.block_entries;
+    if (B < format::MIN_BLOCK_ENTRIES || B > format::MAX_BLOCK_ENTRIES || (B & (B - 1)))
+        throw StoreError(name + ": block size must be a power of two from 2^10 to 2^24 entries");
+    const int level = options.level < 0 ? codec_default_level(options.codec) : options.level;
+    if (level > codec_max_level(options.codec))
+        throw StoreError(name + ": " + codec_name(options.codec) + " level " + std::to_string(level) +
+                         " is above " + std::to_string(codec_max_level(options.codec)));
+    if (options.min_bits < 0 || options.min_bits > 8) throw StoreError(name + ": min_bits must be 0 to 8");
+    for (const auto& v : t.values)
+        if (v.size() != t.scheme.size())
+            throw StoreError(name + ": the table's value arrays do not match its index");
+
+    format::Header h;
+    h.metric = metric;
+    h.codec = options.codec;
+    h.material = t.material();
+    h.entries_per_side = t.scheme.size();
+    h.block_entries = B;
+    h.block_count = 2 * uint32_t((h.entries_per_side + B - 1) / B);
+    const uint32_t per_side = h.blocks_per_side();
+
+    auto value_of = [&](int side, uint64_t i) -> uint8_t {
+        const Dtm v = t.values[size_t(side)][i];
+        return metric == Metric::Dtm ? v : uint8_t(wdl_of(v));
+    };
+
+    // Pass 1: find the holes among the drawn entries and count the values of the others per block.
+    using Histogram = std::array<uint64_t, 256>;
+    std::vector<Histogram> histogram(h.block_count);
+    std::vector<std::vector<uint64_t>> holes(h.block_count);
+    tbb::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
+        const Color side = Color(b / per_side);
+        const uint64_t first = uint64_t(b % per_side) * B;
+        const uint32_t n = h.entries_in_block(b);
+        Histogram& hist = histogram[b];
+        hist.fill(0);
+        if (options.fill_holes) holes[b].assign((n + 63) / 64, 0);
+        Position pos;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint64_t idx = first + i;
+            if (options.fill_holes && t.values[side][idx] == DTM_DRAW) {
+                bool hole = !t.scheme.decode(idx, pos);
+                if (!hole) {
+                    pos.set_side_to_move(side);
+                    hole = pos.in_check(~side);
+                }
+                if (hole) {
+                    holes[b][i >> 6] |= uint64_t(1) << (i & 63);
+                    continue;
+                }
+            }
+            ++hist[value_of(side, idx)];
+        }
+    });
+
+    // The dictionary of each side: its values by falling frequency (ties: smaller value first).
+    std::array<std::array<uint8_t, 256>, 2> code_of{};
+    std::array<std::vector<uint8_t>, 2> fill_order;  // values by frequency, most frequent first
+    for (int side = 0; side < 2; ++side) {
+        Histogram total{};
+        for (uint32_t b = uint32_t(side) * per_side; b < uint32_t(side + 1) * per_side; ++b)
+            for (int v = 0; v < 256; ++v) total[size_t(v)] += histogram[b][size_t(v)];
+        std::vector<uint8_t>& dict = h.sides[size_t(side)].dictionary;
+        for (int v = 0; v < 256; ++v)
+            if (total[size_t(v)]) dict.push_back(uint8_t(v));
+        std::stable_sort(dict.begin(), dict.end(), [&](uint8_t a, uint8_t b) { return total[a] > total[b]; });
+        if (dict.empty()) dict.push_back(metric == Metric::Dtm ? DTM_DRAW : uint8_t(Wdl::Draw));
+        for (size_t c = 0; c < dict.size(); ++c) code_of[size_t(side)][dict[c]] = uint8_t(c);
+        h.sides[size_t(side)].bits = uint8_t(bits_for(dict.size(), options.min_bits));
+    }
+
+    // Pass 2: pack the codes of each block and compress it.
+    std::vector<std::vector<uint8_t>> stored(h.block_count);
+    tbb::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
+        const int side = int(b / per_side);
+        const format::Side& s = h.sides[size_t(side)];
+        const uint64_t first = uint64_t(b % per_side) * B;
+        const uint32_t n = h.entries_in_block(b);
+        // Holes take the most common value of their block (the side's most common for an empty block).
+        uint8_t fill = s.dictionary[0];
+        uint64_t best = 0;
+        for (uint8_t v : s.dictionary)
+            if (histogram[b][v] > best) best = histogram[b][v], fill = v;
+        std::vector<uint8_t> codes(h.unpacked_bytes(b), 0);
+        if (s.bits > 0)
+            for (uint32_t i = 0; i < n; ++i) {
+                const bool hole = options.fill_holes && (holes[b][i >> 6] >> (i & 63) & 1);
+                const unsigned code = code_of[size_t(side)][hole ? fill : value_of(side, first + i)];
+                const uint64_t bit = uint64_t(i) * s.bits;
+                codes[bit >> 3] |= uint8_t(code << (bit & 7));
+            }
+        stored[b] = compress(h.codec, level, codes.data(), codes.size());
+    });
+
+    h.offsets.resize(size_t(h.block_count) + 1);
+    h.block_crc.resize(h.block_count);
+    h.offsets[0] = h.header_bytes();
+    for (uint32_t b = 0; b < h.block_count; ++b) {
+        h.offsets[b + 1] = h.offsets[b] + stored[b].size();
+        h.block_crc[b] = crc32_of(stored[b].data(), stored[b].size());
+    }
+    write_atomically(path, format::serialize(h), stored);
+}
 
 }  // namespace
 
@@ -43,64 +187,35 @@ std::filesystem::path table_path(const std::filesystem::path& dir, const Materia
     return dir / (m.name() + ".rtb");
 }
 
-void write_table(const Table& table, const std::filesystem::path& path) {
-    Header h{};
-    std::memcpy(h.magic, MAGIC, sizeof MAGIC);
-    h.version = VERSION;
-    h.index_scheme = INDEX_SCHEME;
-    std::strncpy(h.material, table.material().name().c_str(), sizeof h.material - 1);
-    h.entries_per_side = table.scheme.size();
-    h.payload_checksum = payload_checksum(table);
-    h.header_checksum = checksum64(&h, offsetof(Header, header_checksum));
+std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m) {
+    return dir / (m.name() + ".rtw");
+}
 
-    const std::filesystem::path tmp = path.string() + ".tmp";
-    File out{std::fopen(tmp.c_str(), "wb")};
-    if (!out.f) throw StoreError(tmp.string() + ": cannot create: " + std::strerror(errno));
-    bool ok = std::fwrite(&h, sizeof h, 1, out.f) == 1;
-    for (const auto& v : table.values) ok = ok && std::fwrite(v.data(), 1, v.size(), out.f) == v.size();
-    ok = ok && std::fflush(out.f) == 0 && ::fsync(fileno(out.f)) == 0;
-    const int error = errno;
-    ok = std::fclose(out.f) == 0 && ok;
-    out.f = nullptr;
-    if (!ok) {
-        std::filesystem::remove(tmp);
-        throw StoreError(tmp.string() + ": write failed: " + std::strerror(error));
-    }
-    std::filesystem::rename(tmp, path);
+void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
+    write_file(table, path, Metric::Dtm, options);
+}
+
+void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
+    write_file(table, path, Metric::Wdl, options);
 }
 
 std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
-    const std::string name = path.string();
-    File in{std::fopen(path.c_str(), "rb")};
-    if (!in.f) throw StoreError(name + ": cannot open: " + std::strerror(errno));
-    Header h{};
-    if (std::fread(&h, sizeof h, 1, in.f) != 1) throw StoreError(name + ": truncated header");
-    if (std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0) throw StoreError(name + ": not a retrograde table file");
-    if (h.header_checksum != checksum64(&h, offsetof(Header, header_checksum)))
-        throw StoreError(name + ": header checksum mismatch (corrupted file)");
-    if (h.version != VERSION || h.index_scheme != INDEX_SCHEME)
-        throw StoreError(name + ": unsupported version " + std::to_string(h.version));
-    h.material[sizeof h.material - 1] = 0;
-    Material m;
-    try {
-        m = Material::parse(h.material);
-    } catch (const MaterialError& e) {
-        throw StoreError(name + ": bad material in header: " + e.what());
-    }
-    if (path.stem().string() != m.name())
-        throw StoreError(name + ": the file holds " + m.name() + ", not what its name says");
-    auto table = std::make_unique<Table>(m);
-    if (table->scheme.size() != h.entries_per_side) throw StoreError(name + ": index size does not match its material");
-    for (auto& v : table->values)
-        if (std::fread(v.data(), 1, v.size(), in.f) != v.size()) throw StoreError(name + ": truncated payload");
-    if (std::fgetc(in.f) != EOF) throw StoreError(name + ": trailing bytes after the payload");
-    if (payload_checksum(*table) != h.payload_checksum) throw StoreError(name + ": payload checksum mismatch (corrupted file)");
+    const TableReader reader(path, Metric::Dtm);
+    auto table = std::make_unique<Table>(reader.material());
+    reader.read_all(table->values);
+    return table;
+}
+
+std::unique_ptr<WdlTable> read_wdl(const std::filesystem::path& path) {
+    const TableReader reader(path, Metric::Wdl);
+    auto table = std::make_unique<WdlTable>(reader.material());
+    reader.read_all(table->values);
     return table;
 }
 
 bool table_file_valid(const std::filesystem::path& path) {
     try {
-        read_table(path);
+        TableReader(path, Metric::Dtm).verify_all();
         return true;
     } catch (const StoreError&) {
         return false;

@@ -1,30 +1,62 @@
-// The table file: a header and the values of both sides to move. See docs/format.md.
+// Table files (format v1, docs/format.md): a DTM table KQvKR.rtb and, on request, a WDL bitbase
+// KQvKR.rtw beside it. Values are packed into codes, cut into blocks of entries, and each block is
+// compressed on its own, so a probe decompresses one block (store/table_reader.hpp).
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <memory>
-#include <stdexcept>
+#include <vector>
 
+#include "store/codec.hpp"
+#include "store/store_error.hpp"
 #include "store/table.hpp"
+#include "store/wdl.hpp"
 
 namespace retro {
 
-// A table file that is missing, truncated, corrupted or of another material; what() names the file.
-class StoreError : public std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // dir/KQvKR.rtb
 std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m);
+// dir/KQvKR.rtw
+std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m);
 
-// Writes to a temporary name in the same directory, flushes to disk, then renames, so a file with
-// the final name is always complete.
-void write_table(const Table& table, const std::filesystem::path& path);
+struct WriteOptions {
+    Codec codec = Codec::Xz;
+    int level = -1;                     // -1: the codec's default (codec_default_level)
+    uint32_t block_entries = 1u << 16;  // a power of two, 2^10 to 2^24
+    // Give holes (entries that are no legal position for their side to move) the most common value of
+    // their block instead of keeping theirs. Costs a decode of every drawn entry; saves 0-3%.
+    bool fill_holes = true;
+    // At least this many bits per code (0: as few as the dictionary needs, rounded up to 1, 2, 4, 8).
+    int min_bits = 8;
+};
 
-// Reads and checks a table file (header, sizes, checksums). Throws StoreError.
+// Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
+// a file with the final name is always complete. Throws StoreError (unwritable directory, full disk:
+// no file with the final name is left behind). Blocks are compressed in parallel (TBB).
+void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {});
+
+// Reads and checks a whole table file (header, every block's checksum and codes). Holes (entries of
+// no legal position) may hold any value. Throws StoreError.
 std::unique_ptr<Table> read_table(const std::filesystem::path& path);
 
 // True when the file exists and passes every check (used to skip finished work).
 bool table_file_valid(const std::filesystem::path& path);
+
+// The WDL bitbase of a solved table: win/draw/loss for the side to move, written like write_table.
+void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {});
+
+struct WdlTable {
+    explicit WdlTable(const Material& m) : scheme(m) {}
+    const Material& material() const { return scheme.material(); }
+    Wdl value(Color side, uint64_t idx) const { return Wdl(values[side][idx]); }
+
+    IndexScheme scheme;
+    std::array<std::vector<uint8_t>, 2> values;  // Wdl per [side to move][index]
+};
+
+// Reads and checks a whole WDL bitbase. Throws StoreError. For probing single positions without
+// reading everything, open a TableReader(path, format::Metric::Wdl) (store/table_reader.hpp).
+std::unique_ptr<WdlTable> read_wdl(const std::filesystem::path& path);
 
 }  // namespace retro

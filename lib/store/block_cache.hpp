@@ -1,0 +1,55 @@
+// A thread-safe LRU cache of decompressed table blocks, shared by the readers of a tablebase.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace retro {
+
+class BlockCache {
+public:
+    using Block = std::vector<uint8_t>;
+    using Ptr = std::shared_ptr<const Block>;
+    static constexpr size_t DEFAULT_BYTES = size_t(64) << 20;
+
+    // Holds decompressed blocks up to about capacity_bytes in all (at least one block per shard).
+    explicit BlockCache(size_t capacity_bytes = DEFAULT_BYTES);
+
+    // The block under key, marked as most recently used, or nullptr.
+    Ptr find(uint64_t key);
+    // Adds a block (or keeps the one already there) and evicts the least recently used ones beyond the
+    // capacity. Returns the cached block.
+    Ptr insert(uint64_t key, Ptr block);
+    void clear();
+
+    // A fresh owner id: readers build keys as (owner << 32 | block).
+    static uint64_t new_owner();
+
+    size_t capacity_bytes() const { return shard_capacity_ * SHARDS; }
+    size_t bytes() const;
+    size_t blocks() const;
+    uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+    uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+
+private:
+    static constexpr size_t SHARDS = 16;
+    struct Shard {
+        mutable std::mutex mutex;
+        std::list<std::pair<uint64_t, Ptr>> lru;  // most recent first
+        std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Ptr>>::iterator> map;
+        size_t bytes = 0;
+    };
+    Shard& shard(uint64_t key) { return shards_[(key * 0x9E3779B97F4A7C15ULL) >> 60]; }
+
+    size_t shard_capacity_;
+    std::array<Shard, SHARDS> shards_;
+    std::atomic<uint64_t> hits_{0}, misses_{0};
+};
+
+}  // namespace retro

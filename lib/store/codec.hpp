@@ -1,0 +1,36 @@
+// Block codecs: each block of a table file is one self-contained zlib, xz or zstd stream, written and
+// read through the Boost.Iostreams filters. See docs/format.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace retro {
+
+enum class Codec : uint8_t { Zlib = 1, Xz = 2, Zstd = 3 };
+
+// "zlib", "xz", "zstd"; "codec N" for an unknown id.
+std::string codec_name(Codec codec);
+bool codec_known(uint8_t id);
+// The highest level the codec takes (zlib 9, xz 9, zstd 22) and the one the writer uses by default.
+int codec_max_level(Codec codec);
+int codec_default_level(Codec codec);
+
+// A stream that does not decode to exactly the expected bytes; what() says how.
+class CodecError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size);
+
+// Decodes one stream into exactly `expected` bytes at out. Throws CodecError when the stream is
+// corrupt, ends early or holds more than `expected` bytes.
+void decompress(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t expected);
+
+// CRC-32 (ISO-HDLC, as zlib's crc32() and PNG/gzip compute it).
+uint32_t crc32_of(const void* data, size_t size, uint32_t crc = 0);
+
+}  // namespace retro

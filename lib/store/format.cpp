@@ -1,0 +1,214 @@
+#include "store/format.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "index/index_scheme.hpp"
+#include "store/wdl.hpp"
+
+namespace retro::format {
+
+namespace {
+
+// Little-endian writer and reader.
+struct Out {
+    std::vector<uint8_t> bytes;
+    void u8(uint8_t v) { bytes.push_back(v); }
+    void u16(uint16_t v) { put(v, 2); }
+    void u32(uint32_t v) { put(v, 4); }
+    void u64(uint64_t v) { put(v, 8); }
+    void raw(const void* p, size_t n) {
+        const auto* b = static_cast<const uint8_t*>(p);
+        bytes.insert(bytes.end(), b, b + n);
+    }
+    void put(uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) bytes.push_back(uint8_t(v >> (8 * i)));
+    }
+};
+
+uint64_t get(const uint8_t* p, int n) {
+    uint64_t v = 0;
+    for (int i = n; i-- > 0;) v = (v << 8) | p[i];
+    return v;
+}
+
+struct In {
+    const uint8_t* p;
+    size_t size;
+    size_t pos = 0;
+    uint64_t take(int n) {
+        const uint64_t v = get(p + pos, n);
+        pos += size_t(n);
+        return v;
+    }
+};
+
+bool valid_value(Metric m, uint8_t v) {
+    return m == Metric::Dtm ? (v <= DTM_MAX || v == DTM_DRAW) : v <= uint8_t(Wdl::Win);
+}
+
+}  // namespace
+
+std::string metric_name(Metric m) {
+    return m == Metric::Dtm ? "DTM table" : m == Metric::Wdl ? "WDL bitbase" : "unknown metric";
+}
+
+uint32_t Header::entries_in_block(uint32_t b) const {
+    const uint32_t per_side = blocks_per_side();
+    const uint64_t first = uint64_t(b % per_side) * block_entries;
+    return uint32_t(std::min<uint64_t>(block_entries, entries_per_side - first));
+}
+
+size_t Header::unpacked_bytes(uint32_t b) const {
+    const Side& s = sides[b / blocks_per_side()];
+    return (size_t(entries_in_block(b)) * s.bits + 7) / 8;
+}
+
+uint64_t Header::header_bytes() const {
+    uint64_t n = FIXED_HEADER_BYTES;
+    for (const Side& s : sides) n += 4 + s.dictionary.size();
+    return n + 8 * (uint64_t(block_count) + 1) + 4 * uint64_t(block_count) + 4;
+}
+
+std::vector<uint8_t> serialize(const Header& h) {
+    Out o;
+    o.raw(MAGIC, sizeof MAGIC);
+    o.u32(VERSION);
+    o.u32(uint32_t(h.header_bytes()));
+    char material[MATERIAL_BYTES] = {};
+    const std::string name = h.material.name();
+    std::memcpy(material, name.data(), std::min(name.size(), MATERIAL_BYTES - 1));
+    o.raw(material, MATERIAL_BYTES);
+    o.u8(uint8_t(h.metric));
+    o.u8(uint8_t(h.codec));
+    o.u8(INDEX_SCHEME);
+    o.u8(0);
+    o.u32(h.block_entries);
+    o.u64(h.entries_per_side);
+    o.u32(h.block_count);
+    for (int i = 0; i < 12; ++i) o.u8(0);
+    for (const Side& s : h.sides) {
+        o.u8(s.bits);
+        o.u8(0);
+        o.u16(uint16_t(s.dictionary.size()));
+        o.raw(s.dictionary.data(), s.dictionary.size());
+    }
+    for (uint64_t off : h.offsets) o.u64(off);
+    for (uint32_t crc : h.block_crc) o.u32(crc);
+    o.u32(crc32_of(o.bytes.data(), o.bytes.size()));
+    return std::move(o.bytes);
+}
+
+uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name) {
+    const size_t magic = std::min(size, sizeof MAGIC);
+    if (std::memcmp(bytes, MAGIC, magic) != 0 || file_size == 0)
+        throw StoreError(name + ": not a retrograde table file (wrong magic bytes)");
+    if (file_size < FIXED_HEADER_BYTES)
+        throw StoreError(name + ": truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
+                         std::to_string(FIXED_HEADER_BYTES) + "-byte header");
+    const uint32_t version = uint32_t(get(bytes + 8, 4));
+    if (version != VERSION)
+        throw StoreError(name + ": unsupported format version " + std::to_string(version) +
+                         " (this reader reads version " + std::to_string(VERSION) +
+                         "; or the file is corrupted)");
+    const uint64_t length = get(bytes + 12, 4);
+    if (length < FIXED_HEADER_BYTES + 2 * 5 + 8 + 4)
+        throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
+                         " is too short)");
+    if (length > file_size)
+        throw StoreError(name + ": truncated or corrupted: the header alone needs " + std::to_string(length) +
+                         " bytes, the file has " + std::to_string(file_size));
+    return length;
+}
+
+Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name,
+             const std::string& expected_stem, Metric expected_metric) {
+    auto fail = [&](const std::string& what) { return StoreError(name + ": " + what); };
+    if (size < FIXED_HEADER_BYTES + 4) throw fail("corrupted header (too short)");
+    const uint32_t stored_crc = uint32_t(get(bytes + size - 4, 4));
+    if (crc32_of(bytes, size - 4) != stored_crc) throw fail("header checksum mismatch (corrupted file)");
+
+    Header h;
+    In in{bytes, size - 4};
+    in.pos = 16;
+    char material[MATERIAL_BYTES + 1] = {};
+    std::memcpy(material, bytes + in.pos, MATERIAL_BYTES);
+    in.pos += MATERIAL_BYTES;
+    if (material[MATERIAL_BYTES - 1] != 0) throw fail("bad material in header (not NUL-terminated)");
+    for (size_t i = std::strlen(material); i < MATERIAL_BYTES; ++i)
+        if (material[i] != 0) throw fail("bad material in header (junk after the name)");
+    try {
+        h.material = Material::parse(material);
+    } catch (const MaterialError& e) {
+        throw fail(std::string("bad material in header: ") + e.what());
+    }
+    if (h.material.name() != material) throw fail(std::string("bad material in header: ") + material);
+    const uint8_t metric = uint8_t(in.take(1)), codec = uint8_t(in.take(1)), scheme = uint8_t(in.take(1));
+    if (in.take(1) != 0) throw fail("reserved header byte is not zero");
+    if (metric != uint8_t(Metric::Dtm) && metric != uint8_t(Metric::Wdl))
+        throw fail("unknown metric " + std::to_string(metric));
+    h.metric = Metric(metric);
+    if (!codec_known(codec)) throw fail("unknown codec " + std::to_string(codec));
+    h.codec = Codec(codec);
+    if (scheme != INDEX_SCHEME) throw fail("unknown index scheme " + std::to_string(scheme));
+    h.block_entries = uint32_t(in.take(4));
+    h.entries_per_side = in.take(8);
+    h.block_count = uint32_t(in.take(4));
+    for (int i = 0; i < 12; ++i)
+        if (in.take(1) != 0) throw fail("reserved header bytes are not zero");
+
+    // Sizes, before anything is allocated from them.
+    if (h.block_entries < MIN_BLOCK_ENTRIES || h.block_entries > MAX_BLOCK_ENTRIES ||
+        (h.block_entries & (h.block_entries - 1)))
+        throw fail("bad block size " + std::to_string(h.block_entries) + " entries");
+    if (!expected_stem.empty() && h.material.name() != expected_stem)
+        throw fail("the file holds " + h.material.name() + ", not " + expected_stem + " as its name says");
+    if (h.metric != expected_metric)
+        throw fail("the file is a " + metric_name(h.metric) + ", not a " + metric_name(expected_metric));
+    const uint64_t entries = IndexScheme(h.material).size();
+    if (h.entries_per_side != entries)
+        throw fail("header says " + std::to_string(h.entries_per_side) + " entries per side, " +
+                   h.material.name() + " has " + std::to_string(entries));
+    if (uint64_t(h.block_count) != 2 * uint64_t(h.blocks_per_side()))
+        throw fail("header says " + std::to_string(h.block_count) + " blocks, " +
+                   std::to_string(2 * uint64_t(h.blocks_per_side())) + " expected");
+
+    for (Side& s : h.sides) {
+        if (in.pos + 4 > in.size) throw fail("corrupted header (ends inside the value dictionaries)");
+        s.bits = uint8_t(in.take(1));
+        if (in.take(1) != 0) throw fail("reserved header byte is not zero");
+        const size_t n = size_t(in.take(2));
+        if (s.bits != 0 && s.bits != 1 && s.bits != 2 && s.bits != 4 && s.bits != 8)
+            throw fail("bad code width " + std::to_string(s.bits) + " bits");
+        if (n == 0 || n > (size_t(1) << s.bits)) throw fail("bad dictionary size " + std::to_string(n));
+        if (in.pos + n > in.size) throw fail("corrupted header (ends inside the value dictionaries)");
+        s.dictionary.assign(bytes + in.pos, bytes + in.pos + n);
+        in.pos += n;
+        bool seen[256] = {};
+        for (uint8_t v : s.dictionary) {
+            if (!valid_value(h.metric, v))
+                throw fail("bad value " + std::to_string(v) + " in the dictionary");
+            if (seen[v]) throw fail("value " + std::to_string(v) + " twice in the dictionary");
+            seen[v] = true;
+        }
+    }
+    if (h.header_bytes() != size)
+        throw fail("corrupted header (its length field says " + std::to_string(size) +
+                   " bytes, its fields need " + std::to_string(h.header_bytes()) + ")");
+    h.offsets.resize(size_t(h.block_count) + 1);
+    for (uint64_t& off : h.offsets) off = in.take(8);
+    h.block_crc.resize(h.block_count);
+    for (uint32_t& crc : h.block_crc) crc = uint32_t(in.take(4));
+    if (h.offsets.front() != size)
+        throw fail("corrupted header (the first block does not follow the header)");
+    for (size_t b = 0; b + 1 < h.offsets.size(); ++b)
+        if (h.offsets[b + 1] < h.offsets[b]) throw fail("corrupted header (block offsets go backwards)");
+    if (h.offsets.back() > file_size)
+        throw fail("truncated: " + std::to_string(file_size) + " bytes, the header says " +
+                   std::to_string(h.offsets.back()));
+    if (h.offsets.back() < file_size)
+        throw fail(std::to_string(file_size - h.offsets.back()) + " trailing bytes after the last block");
+    return h;
+}
+
+}  // namespace retro::format

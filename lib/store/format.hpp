@@ -1,0 +1,69 @@
+// The table file header (format v1): layout, parsing and checks. docs/format.md is the reference;
+// the constants and the byte offsets here follow it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "index/material.hpp"
+#include "store/codec.hpp"
+#include "store/store_error.hpp"
+
+namespace retro::format {
+
+inline constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'T', 'B', '\0'};
+inline constexpr uint32_t VERSION = 1;
+inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
+inline constexpr size_t FIXED_HEADER_BYTES = 64;
+inline constexpr size_t MATERIAL_BYTES = 16;
+inline constexpr uint32_t MIN_BLOCK_ENTRIES = 1u << 10;
+inline constexpr uint32_t MAX_BLOCK_ENTRIES = 1u << 24;
+
+enum class Metric : uint8_t { Dtm = 1, Wdl = 2 };
+std::string metric_name(Metric m);  // "DTM table", "WDL bitbase"
+
+struct Side {
+    uint8_t bits = 0;                 // 0, 1, 2, 4 or 8 bits per entry
+    std::vector<uint8_t> dictionary;  // value of code c; 1 to 2^bits entries
+};
+
+struct Header {
+    Metric metric = Metric::Dtm;
+    Codec codec = Codec::Xz;
+    Material material;
+    uint64_t entries_per_side = 0;
+    uint32_t block_entries = 0;  // a power of two
+    uint32_t block_count = 0;    // both sides: white's blocks, then black's
+    std::array<Side, 2> sides;
+    std::vector<uint64_t> offsets;    // block_count + 1 absolute file offsets; the last is the file size
+    std::vector<uint32_t> block_crc;  // CRC-32 of each block's stored bytes
+
+    uint32_t blocks_per_side() const {
+        return uint32_t((entries_per_side + block_entries - 1) / block_entries);
+    }
+    // Entries in block b (the last block of a side may be short).
+    uint32_t entries_in_block(uint32_t b) const;
+    // Bytes of the unpacked codes of block b.
+    size_t unpacked_bytes(uint32_t b) const;
+    // Bytes from the start of the file to the first block: fixed part, sides, offsets, CRCs, header CRC.
+    uint64_t header_bytes() const;
+};
+
+// Serialises the header, its CRC included (offsets and block CRCs must be filled in).
+std::vector<uint8_t> serialize(const Header& h);
+
+// Checks the fixed part of a header (the first `size` bytes of a file of `file_size` bytes, size =
+// min(file_size, FIXED_HEADER_BYTES)): magic, length, version. Returns the length of the whole header.
+// Throws StoreError("<name>: ...").
+uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name);
+
+// Parses and checks a whole header (`size` = header_length bytes): its CRC first, then every field
+// against the others, the material against the file name stem (`expected_stem`, e.g. "KQvKR"; empty
+// skips it), the metric, and the block offsets against the file size. Throws StoreError.
+Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name,
+             const std::string& expected_stem, Metric expected_metric);
+
+}  // namespace retro::format

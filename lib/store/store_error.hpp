@@ -1,0 +1,13 @@
+#pragma once
+
+#include <stdexcept>
+
+namespace retro {
+
+// A table file that is missing, truncated, corrupted, of another material or otherwise unreadable, or
+// a write that failed; what() names the file and says what is wrong.
+class StoreError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace retro

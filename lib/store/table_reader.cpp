@@ -1,0 +1,174 @@
+#include "store/table_reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <tbb/parallel_for.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+namespace retro {
+
+TableReader::File::~File() {
+    if (fd >= 0) ::close(fd);
+}
+
+TableReader::TableReader(const std::filesystem::path& path, format::Metric metric,
+                         std::shared_ptr<BlockCache> cache)
+    : TableReader(path, nullptr, metric, std::move(cache)) {}
+
+TableReader::TableReader(std::string bytes, const std::filesystem::path& path, format::Metric metric,
+                         std::shared_ptr<BlockCache> cache)
+    : TableReader(path, &bytes, metric, std::move(cache)) {}
+
+TableReader::TableReader(const std::filesystem::path& path, std::string* bytes, format::Metric metric,
+                         std::shared_ptr<BlockCache> cache)
+    : path_(path),
+      name_(path.string()),
+      memory_(bytes ? std::move(*bytes) : std::string()),
+      in_memory_(bytes != nullptr),
+      header_(load_header(metric)),
+      scheme_(header_.material),
+      cache_(cache ? std::move(cache) : std::make_shared<BlockCache>()),
+      owner_(BlockCache::new_owner()),
+      block_shift_(std::countr_zero(header_.block_entries)) {}
+
+format::Header TableReader::load_header(format::Metric metric) {
+    if (in_memory_) {
+        file_.size = memory_.size();
+    } else {
+        file_.fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+        if (file_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(file_.fd, &st) != 0) fail(std::string("cannot stat: ") + std::strerror(errno));
+        if (!S_ISREG(st.st_mode)) fail("not a regular file");
+        file_.size = uint64_t(st.st_size);
+    }
+    std::vector<uint8_t> fixed(std::min<uint64_t>(file_.size, format::FIXED_HEADER_BYTES));
+    read_at(fixed.data(), fixed.size(), 0);
+    const uint64_t length = format::header_length(fixed.data(), fixed.size(), file_.size, name_);
+    std::vector<uint8_t> bytes(length);
+    read_at(bytes.data(), bytes.size(), 0);
+    return format::parse(bytes.data(), bytes.size(), file_.size, name_, path_.stem().string(), metric);
+}
+
+void TableReader::read_at(uint8_t* out, size_t n, uint64_t offset) const {
+    if (in_memory_) {
+        if (offset > memory_.size() || n > memory_.size() - offset) fail("truncated");
+        std::memcpy(out, memory_.data() + offset, n);
+        return;
+    }
+    while (n > 0) {
+        const ssize_t got = ::pread(file_.fd, out, n, off_t(offset));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            fail(std::string("read error: ") + std::strerror(errno));
+        }
+        if (got == 0) fail("truncated (the file shrank while open)");
+        out += got, n -= size_t(got), offset += uint64_t(got);
+    }
+}
+
+void TableReader::fail(const std::string& what) const { throw StoreError(name_ + ": " + what); }
+
+std::vector<uint8_t> TableReader::read_stored(uint32_t b) const {
+    std::vector<uint8_t> stored(header_.offsets[b + 1] - header_.offsets[b]);
+    read_at(stored.data(), stored.size(), header_.offsets[b]);
+    return stored;
+}
+
+void TableReader::decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t* out) const {
+    const std::string where = "block " + std::to_string(b) + " of " + std::to_string(header_.block_count);
+    if (crc32_of(stored.data(), stored.size()) != header_.block_crc[b])
+        fail(where + ": checksum mismatch (corrupted file)");
+    const size_t bytes = header_.unpacked_bytes(b);
+    try {
+        decompress(header_.codec, stored.data(), stored.size(), out, bytes);
+    } catch (const CodecError& e) {
+        fail(where + ": " + e.what());
+    }
+    // Every code must name a dictionary entry, and the bits after the last entry must be zero.
+    const format::Side& side = header_.sides[b / header_.blocks_per_side()];
+    const unsigned bits = side.bits, dict = unsigned(side.dictionary.size());
+    const uint64_t used_bits = uint64_t(header_.entries_in_block(b)) * bits;
+    if (bits > 0 && used_bits % 8 && (out[bytes - 1] >> (used_bits % 8)))
+        fail(where + ": nonzero padding bits (corrupted file)");
+    if (bits == 0 || dict == (1u << bits)) return;
+    const unsigned mask = (1u << bits) - 1;
+    for (size_t i = 0; i < bytes; ++i)
+        for (unsigned shift = 0; shift < 8; shift += bits)
+            if (((out[i] >> shift) & mask) >= dict && (uint64_t(i) * 8 + shift) < used_bits)
+                fail(where + ": code " + std::to_string((out[i] >> shift) & mask) +
+                     " beyond the dictionary of " + std::to_string(dict) + " values (corrupted file)");
+}
+
+BlockCache::Ptr TableReader::block(uint32_t b) const {
+    const uint64_t key = owner_ << 32 | b;
+    if (auto hit = cache_->find(key)) return hit;
+    const std::vector<uint8_t> stored = read_stored(b);
+    auto block = std::make_shared<BlockCache::Block>(header_.unpacked_bytes(b));
+    decode(b, stored, block->data());
+    return cache_->insert(key, std::move(block));
+}
+
+uint8_t TableReader::value(Color side, uint64_t idx) const {
+    if (idx >= header_.entries_per_side)
+        throw std::out_of_range(name_ + ": index " + std::to_string(idx) + " beyond the table");
+    const format::Side& s = header_.sides[side];
+    const uint32_t b = uint32_t(side) * header_.blocks_per_side() + uint32_t(idx >> block_shift_);
+    const uint64_t j = idx & (header_.block_entries - 1);
+    if (s.bits == 0) {
+        block(b);  // still checks the block
+        return s.dictionary[0];
+    }
+    const BlockCache::Ptr data = block(b);
+    const uint64_t bit = j * s.bits;
+    const unsigned code = ((*data)[bit >> 3] >> (bit & 7)) & ((1u << s.bits) - 1);
+    return s.dictionary[code];
+}
+
+uint8_t TableReader::value(const Position& pos) const {
+    return value(pos, !(Material::of(pos) == material()));
+}
+
+uint8_t TableReader::value(const Position& pos, bool flipped) const {
+    if (!flipped) return value(pos.side_to_move(), scheme_.encode(pos));
+    const Position swapped = pos.color_flipped();
+    return value(swapped.side_to_move(), scheme_.encode(swapped));
+}
+
+void TableReader::read_all(std::array<std::vector<uint8_t>, 2>& values) const {
+    for (auto& v : values) v.resize(header_.entries_per_side);
+    const uint32_t per_side = header_.blocks_per_side();
+    tbb::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+        const std::vector<uint8_t> stored = read_stored(b);
+        std::vector<uint8_t> codes(header_.unpacked_bytes(b));
+        decode(b, stored, codes.data());
+        const format::Side& s = header_.sides[b / per_side];
+        uint8_t* out = values[b / per_side].data() + uint64_t(b % per_side) * header_.block_entries;
+        const uint32_t n = header_.entries_in_block(b);
+        if (s.bits == 0) {
+            std::fill(out, out + n, s.dictionary[0]);
+        } else if (s.bits == 8) {
+            for (uint32_t i = 0; i < n; ++i) out[i] = s.dictionary[codes[i]];
+        } else {
+            const unsigned mask = (1u << s.bits) - 1;
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint64_t bit = uint64_t(i) * s.bits;
+                out[i] = s.dictionary[(codes[bit >> 3] >> (bit & 7)) & mask];
+            }
+        }
+    });
+}
+
+void TableReader::verify_all() const {
+    tbb::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+        const std::vector<uint8_t> stored = read_stored(b);
+        std::vector<uint8_t> codes(header_.unpacked_bytes(b));
+        decode(b, stored, codes.data());
+    });
+}
+
+}  // namespace retro

@@ -1,0 +1,82 @@
+// Reads a table file (DTM table or WDL bitbase, format v1) block by block: opening checks the header,
+// a probe decompresses at most the one block that holds its entry (checking that block's CRC) and
+// keeps it in a shared LRU cache. Thread-safe. See docs/format.md.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "index/index_scheme.hpp"
+#include "store/block_cache.hpp"
+#include "store/format.hpp"
+#include "store/store_error.hpp"
+
+namespace retro {
+
+class TableReader {
+public:
+    // Opens and checks the header: magic, version, checksum, material (against the file name: KQvKR.rtb
+    // must hold KQvKR), metric, sizes, block offsets against the file size. Without a cache, probes
+    // use a small private one. Throws StoreError naming the file.
+    TableReader(const std::filesystem::path& path, format::Metric metric,
+                std::shared_ptr<BlockCache> cache = nullptr);
+    // The same over the bytes of a file held in memory; `path` names it in messages and checks the
+    // material against its stem (for tests and the fuzzer).
+    TableReader(std::string bytes, const std::filesystem::path& path, format::Metric metric,
+                std::shared_ptr<BlockCache> cache = nullptr);
+    TableReader(const TableReader&) = delete;
+    TableReader& operator=(const TableReader&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+    const Material& material() const { return header_.material; }
+    const IndexScheme& scheme() const { return scheme_; }
+    const format::Header& header() const { return header_; }
+    uint64_t file_size() const { return file_.size; }
+
+    // Stored value of entry idx for the side to move: a Dtm for a DTM table, a Wdl for a bitbase.
+    // Throws StoreError when the block is corrupted (every time it is asked for).
+    uint8_t value(Color side, uint64_t idx) const;
+    // Value for the side to move of a position with this material or its colour swap.
+    uint8_t value(const Position& pos) const;
+    // The same when the caller knows: flipped means pos has the colour-swapped material.
+    uint8_t value(const Position& pos, bool flipped) const;
+
+    // Decompresses every block (in parallel) into values[side][index], checking all of them.
+    void read_all(std::array<std::vector<uint8_t>, 2>& values) const;
+    // Decompresses and checks every block without keeping them.
+    void verify_all() const;
+
+    // The decompressed codes of block b (cached); exposed for tests and benchmarks.
+    BlockCache::Ptr block(uint32_t b) const;
+
+private:
+    TableReader(const std::filesystem::path& path, std::string* bytes, format::Metric metric,
+                std::shared_ptr<BlockCache> cache);
+    format::Header load_header(format::Metric metric);
+    // Reads exactly n bytes at offset from the file or the memory image.
+    void read_at(uint8_t* out, size_t n, uint64_t offset) const;
+    std::vector<uint8_t> read_stored(uint32_t b) const;
+    // Checks the block's CRC, decompresses it to its codes and checks them against the dictionary.
+    void decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t* out) const;
+    [[noreturn]] void fail(const std::string& what) const;
+
+    struct File {
+        int fd = -1;
+        uint64_t size = 0;
+        ~File();
+    };
+
+    std::filesystem::path path_;
+    std::string name_;
+    File file_;
+    std::string memory_;
+    bool in_memory_ = false;
+    format::Header header_;
+    IndexScheme scheme_;
+    std::shared_ptr<BlockCache> cache_;
+    uint64_t owner_;
+    int block_shift_;
+};
+
+}  // namespace retro

@@ -1,0 +1,101 @@
+// The block reader: LRU block cache, probes from many threads through a small cache, sides that need
+// no bits at all.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+#include "store/block_cache.hpp"
+#include "store/table_reader.hpp"
+#include "store_test_util.hpp"
+
+using namespace retro;
+using namespace retro::store_test;
+
+namespace {
+
+BlockCache::Ptr block_of(size_t bytes, uint8_t fill) {
+    return std::make_shared<BlockCache::Block>(bytes, fill);
+}
+
+}  // namespace
+
+TEST(StoreReader, CacheEvictsTheLeastRecentlyUsed) {
+    // 16 shards of 1 KiB: keys of one shard compete for its kilobyte.
+    BlockCache cache(16 * 1024);
+    std::vector<uint64_t> same_shard;
+    for (uint64_t key = 0; same_shard.size() < 3; ++key)
+        if (((key * 0x9E3779B97F4A7C15ULL) >> 60) == 0) same_shard.push_back(key);
+    const uint64_t a = same_shard[0], b = same_shard[1], c = same_shard[2];
+    cache.insert(a, block_of(400, 1));
+    cache.insert(b, block_of(400, 2));
+    ASSERT_TRUE(cache.find(a));         // a is now the most recent
+    cache.insert(c, block_of(400, 3));  // over 1 KiB: b goes
+    EXPECT_TRUE(cache.find(a));
+    EXPECT_FALSE(cache.find(b));
+    EXPECT_EQ((*cache.find(c))[0], 3);
+    EXPECT_EQ(cache.bytes(), 800u);
+    // Inserting a key twice keeps the first block.
+    EXPECT_EQ((*cache.insert(c, block_of(10, 9)))[0], 3);
+    // A block larger than the shard still stays until the next insert.
+    cache.insert(b, block_of(5000, 4));
+    EXPECT_TRUE(cache.find(b));
+    EXPECT_FALSE(cache.find(a));
+    EXPECT_EQ(cache.blocks(), 1u);
+    cache.clear();
+    EXPECT_EQ(cache.bytes(), 0u);
+    EXPECT_FALSE(cache.find(b));
+    EXPECT_GT(cache.hits(), 0u);
+    EXPECT_GT(cache.misses(), 0u);
+}
+
+TEST(StoreReader, ThreadsProbeThroughASmallCache) {
+    ScratchDir dir("threads");
+    const auto table = small_table("KPvK");
+    const auto path = table_path(dir.path, table->material());
+    WriteOptions o;
+    o.block_entries = 1 << 12;  // 44 blocks of 4 KiB
+    write_table(*table, path, o);
+    std::vector<std::pair<Position, Dtm>> legal;
+    for_each_legal(table->scheme, [&](Color side, uint64_t i, const Position& pos) {
+        legal.emplace_back(pos, table->values[side][i]);
+    });
+    auto cache = std::make_shared<BlockCache>(48 * 1024);  // about a quarter of the blocks
+    const TableReader reader(path, format::Metric::Dtm, cache);
+    std::atomic<uint64_t> wrong{0}, probes{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            std::mt19937_64 rng(uint64_t(t));
+            for (int n = 0; n < 20000; ++n) {
+                const auto& [pos, value] = legal[rng() % legal.size()];
+                const bool flip = rng() & 1;
+                if (reader.value(flip ? pos.color_flipped() : pos) != value) ++wrong;
+                ++probes;
+            }
+        });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(probes, 80000u);
+    EXPECT_LE(cache->bytes(), 48u * 1024 + 4096);
+    EXPECT_GT(cache->misses(), 44u);  // blocks were evicted and read again
+}
+
+TEST(StoreReader, SidesWithOneValueNeedNoBits) {
+    // KBvK is a draw everywhere: both sides have a one-value dictionary and zero-bit codes.
+    ScratchDir dir("zero-bits");
+    const auto table = small_table("KBvK");
+    const auto path = table_path(dir.path, table->material());
+    write_table(*table, path);
+    const TableReader reader(path, format::Metric::Dtm);
+    for (const auto& side : reader.header().sides) {
+        EXPECT_EQ(side.bits, 0);
+        EXPECT_EQ(side.dictionary, std::vector<uint8_t>{DTM_DRAW});
+    }
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table->scheme.size(); i += 997) EXPECT_EQ(reader.value(side, i), DTM_DRAW);
+    EXPECT_THROW(reader.value(WHITE, table->scheme.size()), std::out_of_range);
+    EXPECT_LT(std::filesystem::file_size(path), 400u);
+    const auto back = read_table(path);
+    EXPECT_TRUE(back->values == table->values);
+}

@@ -1,0 +1,75 @@
+// Helpers of the store tests: small solved tables, scratch directories, raw file bytes.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solve/dependencies.hpp"
+#include "solve/solver.hpp"
+#include "store/table_file.hpp"
+
+namespace retro::store_test {
+
+namespace fs = std::filesystem;
+
+// A fresh directory, removed at the end of the test.
+struct ScratchDir {
+    fs::path path;
+    explicit ScratchDir(const std::string& name)
+        : path(fs::temp_directory_path() / ("retro-store-" + name + "-" + std::to_string(::getpid()))) {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(path, ec);
+    }
+};
+
+inline std::string read_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const fs::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// Solved in this process, once: KQvK, KRvK, KPvK and what KPvK promotes into (about half a second).
+inline const Tablebase& small_tables() {
+    static const auto tables = [] {
+        auto tb = std::make_unique<Tablebase>();
+        for (const Material& m :
+             build_order({Material::parse("KQvK"), Material::parse("KRvK"), Material::parse("KPvK")}))
+            tb->add(solve(m, *tb));
+        return tb;
+    }();
+    return *tables;
+}
+
+inline std::shared_ptr<const Table> small_table(const std::string& name) {
+    return small_tables().find(Material::parse(name));
+}
+
+// Calls f(side, index, position) for every legal entry of the table.
+template <class F>
+void for_each_legal(const IndexScheme& scheme, F&& f) {
+    Position pos;
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < scheme.size(); ++i) {
+            if (!scheme.decode(i, pos)) continue;
+            pos.set_side_to_move(side);
+            if (pos.in_check(~side)) continue;
+            f(side, i, pos);
+        }
+}
+
+}  // namespace retro::store_test
