@@ -3,7 +3,6 @@
 // a table, CSV and a plot. Only the target's solve is timed: its sub-tables are built (when missing)
 // and loaded before the first run.
 #include <sys/resource.h>
-#include <tbb/global_control.h>
 #include <tbb/info.h>
 
 #include <boost/program_options.hpp>
@@ -17,6 +16,7 @@
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
+#include "jobs/threads.hpp"
 #include "solve/dependencies.hpp"
 #include "solve/solver.hpp"
 #include "store/checksum.hpp"
@@ -123,10 +123,9 @@ int main(int argc, char** argv) {
 
         std::optional<uint64_t> expected_hash;
         auto run_once = [&](int t) {
-            tbb::global_control control(tbb::global_control::max_allowed_parallelism, size_t(t));
             const double cpu0 = cpu_seconds();
             const auto start = std::chrono::steady_clock::now();
-            const auto table = solve(m, tables);
+            const auto table = with_threads(t, [&] { return solve(m, tables); });
             const double wall =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double cpu = cpu_seconds() - cpu0;

@@ -1,8 +1,6 @@
 // tbgen: builds endgame tables by retrograde analysis (single tables or whole sets, resumable), or
 // verifies table files. The job logic lives in lib/jobs/.
 #include <sys/resource.h>
-#include <tbb/global_control.h>
-#include <tbb/info.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -16,6 +14,7 @@
 #include "jobs/progress.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/signals.hpp"
+#include "jobs/threads.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
 #include "solve/verifier.hpp"
@@ -250,11 +249,9 @@ int main(int argc, char** argv) {
         }
         const int threads = vm["threads"].as<int>();
         if (threads < 0) throw std::runtime_error("--threads must be 0 (all cores) or more");
-        tbb::global_control control(tbb::global_control::max_allowed_parallelism,
-                                    threads ? size_t(threads) : size_t(tbb::info::default_concurrency()));
         const bool is_files =
             vm.count("verify") && !args.empty() && args.front().find(".rtb") != std::string::npos;
-        if (is_files) return verify_files(args);
+        if (is_files) return with_threads(threads, [&] { return verify_files(args); });
 
         GenerateArgs a;
         a.names = args;
@@ -277,7 +274,7 @@ int main(int argc, char** argv) {
             a.memory_limit = text == "none" ? 0 : parse_bytes(text);
         }
         for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + shell_quote(argv[i]);
-        return generate(a);
+        return with_threads(threads, [&] { return generate(a); });
     } catch (const po::error& e) {
         std::cerr << "tbgen: " << e.what() << " (see tbgen --help)\n";
         return 2;
