@@ -8,6 +8,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "cli/command_line.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
@@ -232,17 +233,10 @@ int main(int argc, char** argv) {
         "verify",
         "verify: with materials, check each table after building it; otherwise the "
         "arguments are table files to re-check by forward moves");
-    po::options_description hidden;
-    hidden.add_options()("args", po::value<std::vector<std::string>>()->default_value({}, ""), "");
-    po::options_description all;
-    all.add(visible).add(hidden);
-    po::positional_options_description positional;
-    positional.add("args", -1);
     try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-        const auto args = vm["args"].as<std::vector<std::string>>();
+        const CommandLine line = parse_command_line(argc, argv, visible);
+        const po::variables_map& vm = line.options;
+        const auto args = line.arguments;
         if (vm.count("help") || (args.empty() && !vm.count("all"))) {
             std::cout << visible << "\n";
             return vm.count("help") ? 0 : 2;

@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "cli/command_line.hpp"
 #include "probe/game.hpp"
 #include "probe/report.hpp"
 #include "probe/uci_engine.hpp"
@@ -31,17 +32,10 @@ int main(int argc, char** argv) {
         "play", po::value<std::string>()->implicit_value(""),
         "play against the tables from FEN as white or black (default: the side to move)")(
         "uci", "run as a UCI engine (position fen ... / go -> bestmove from the tables)");
-    po::options_description hidden;
-    hidden.add_options()("args", po::value<std::vector<std::string>>()->default_value({}, ""), "");
-    po::options_description all;
-    all.add(visible).add(hidden);
-    po::positional_options_description positional;
-    positional.add("args", -1);
     try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-        auto args = vm["args"].as<std::vector<std::string>>();
+        const CommandLine line = parse_command_line(argc, argv, visible);
+        const po::variables_map& vm = line.options;
+        auto args = line.arguments;
         const bool batch = vm.count("batch"), uci = vm.count("uci"), play = vm.count("play");
         if (vm.count("help")) {
             std::cout << visible << "\n";
