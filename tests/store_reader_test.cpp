@@ -66,7 +66,7 @@ TEST(StoreReader, ThreadsProbeThroughASmallCache) {
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&, t] {
-            std::mt19937_64 rng(uint64_t(t));
+            std::mt19937_64 rng{uint64_t(t)};
             for (int n = 0; n < 20000; ++n) {
                 const auto& [pos, value] = legal[rng() % legal.size()];
                 const bool flip = rng() & 1;
