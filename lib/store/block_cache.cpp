@@ -1,8 +1,12 @@
 #include "store/block_cache.hpp"
 
+#include <algorithm>
+
 namespace retro {
 
-BlockCache::BlockCache(size_t capacity_bytes) : shard_capacity_(capacity_bytes / SHARDS) {}
+BlockCache::BlockCache(size_t capacity_bytes)
+    : shard_count_(std::clamp<size_t>(capacity_bytes / MIN_SHARD_BYTES, 1, SHARDS)),
+      shard_capacity_(capacity_bytes / shard_count_) {}
 
 BlockCache::Ptr BlockCache::find(uint64_t key) {
     Shard& s = shard(key);

@@ -18,7 +18,8 @@ public:
     using Ptr = std::shared_ptr<const Block>;
     static constexpr size_t DEFAULT_BYTES = size_t(64) << 20;
 
-    // Holds decompressed blocks up to about capacity_bytes in all (at least one block per shard).
+    // Holds decompressed blocks up to capacity_bytes in all. The cache is cut into up to 16 shards of
+    // at least 1 MiB, each with its own lock and LRU list; a shard always keeps the block added last.
     explicit BlockCache(size_t capacity_bytes = DEFAULT_BYTES);
 
     // The block under key, marked as most recently used, or nullptr.
@@ -31,7 +32,7 @@ public:
     // A fresh owner id: readers build keys as (owner << 32 | block).
     static uint64_t new_owner();
 
-    size_t capacity_bytes() const { return shard_capacity_ * SHARDS; }
+    size_t capacity_bytes() const { return shard_capacity_ * shard_count_; }
     size_t bytes() const;
     size_t blocks() const;
     uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
@@ -39,14 +40,16 @@ public:
 
 private:
     static constexpr size_t SHARDS = 16;
+    static constexpr size_t MIN_SHARD_BYTES = size_t(1) << 20;
     struct Shard {
         mutable std::mutex mutex;
         std::list<std::pair<uint64_t, Ptr>> lru;  // most recent first
         std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Ptr>>::iterator> map;
         size_t bytes = 0;
     };
-    Shard& shard(uint64_t key) { return shards_[(key * 0x9E3779B97F4A7C15ULL) >> 60]; }
+    Shard& shard(uint64_t key) { return shards_[((key * 0x9E3779B97F4A7C15ULL) >> 32) % shard_count_]; }
 
+    size_t shard_count_;
     size_t shard_capacity_;
     std::array<Shard, SHARDS> shards_;
     std::atomic<uint64_t> hits_{0}, misses_{0};

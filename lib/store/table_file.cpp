@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 
@@ -77,46 +78,42 @@ void write_atomically(const std::filesystem::path& path, const std::vector<uint8
 void write_file(const Table& t, const std::filesystem::path& path, Metric metric,
                 const WriteOptions& options) {
     const std::string name = path.string();
-    const uint32_t B = options.block_entries;
-    if (B < format::MIN_BLOCK_ENTRIES || B > format::MAX_BLOCK_ENTRIES || (B & (B - 1)))
-        throw StoreError(name + ": block size must be a power of two from 2^10 to 2^24 entries");
+    const uint32_t requested_block = options.block_entries;
+    if (requested_block != 0 &&
+        (requested_block < format::MIN_BLOCK_ENTRIES || requested_block > format::MAX_BLOCK_ENTRIES ||
+         (requested_block & (requested_block - 1))))
+        throw StoreError(name +
+                         ": block size must be 0 (automatic) or a power of two from 2^10 to 2^24 entries");
     const int level = options.level < 0 ? codec_default_level(options.codec) : options.level;
     if (level > codec_max_level(options.codec))
         throw StoreError(name + ": " + codec_name(options.codec) + " level " + std::to_string(level) +
                          " is above " + std::to_string(codec_max_level(options.codec)));
-    if (options.min_bits < 0 || options.min_bits > 8) throw StoreError(name + ": min_bits must be 0 to 8");
+    if (options.min_bits < -1 || options.min_bits > 8) throw StoreError(name + ": min_bits must be -1 to 8");
+    const int min_bits = options.min_bits >= 0 ? options.min_bits : metric == Metric::Dtm ? 8 : 2;
+    const uint64_t entries = t.scheme.size();
     for (const auto& v : t.values)
-        if (v.size() != t.scheme.size())
-            throw StoreError(name + ": the table's value arrays do not match its index");
+        if (v.size() != entries) throw StoreError(name + ": the table's value arrays do not match its index");
 
-    format::Header h;
-    h.metric = metric;
-    h.codec = options.codec;
-    h.material = t.material();
-    h.entries_per_side = t.scheme.size();
-    h.block_entries = B;
-    h.block_count = 2 * uint32_t((h.entries_per_side + B - 1) / B);
-    const uint32_t per_side = h.blocks_per_side();
-
-    auto value_of = [&](int side, uint64_t i) -> uint8_t {
-        const Dtm v = t.values[size_t(side)][i];
+    auto value_of = [&](Color side, uint64_t i) -> uint8_t {
+        const Dtm v = t.values[side][i];
         return metric == Metric::Dtm ? v : uint8_t(wdl_of(v));
     };
 
-    // Pass 1: find the holes among the drawn entries and count the values of the others per block.
+    // Pass 1, over chunks of 2^16 entries: mark the holes among the drawn entries (a bit per entry)
+    // and count the values of all other entries.
     using Histogram = std::array<uint64_t, 256>;
-    std::vector<Histogram> histogram(h.block_count);
-    std::vector<std::vector<uint64_t>> holes(h.block_count);
-    tbb::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
-        const Color side = Color(b / per_side);
-        const uint64_t first = uint64_t(b % per_side) * B;
-        const uint32_t n = h.entries_in_block(b);
-        Histogram& hist = histogram[b];
+    constexpr uint64_t CHUNK = 1 << 16;
+    const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
+    std::array<std::vector<uint64_t>, 2> holes;
+    std::vector<Histogram> chunk_histogram(2 * chunks);
+    for (auto& h : holes) h.assign(options.fill_holes ? (entries + 63) / 64 : 0, 0);
+    tbb::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
+        const Color side = Color(c / chunks);
+        const uint64_t first = (c % chunks) * CHUNK, last = std::min(entries, first + CHUNK);
+        Histogram& hist = chunk_histogram[c];
         hist.fill(0);
-        if (options.fill_holes) holes[b].assign((n + 63) / 64, 0);
         Position pos;
-        for (uint32_t i = 0; i < n; ++i) {
-            const uint64_t idx = first + i;
+        for (uint64_t idx = first; idx < last; ++idx) {
             if (options.fill_holes && t.values[side][idx] == DTM_DRAW) {
                 bool hole = !t.scheme.decode(idx, pos);
                 if (!hole) {
@@ -124,7 +121,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
                     hole = pos.in_check(~side);
                 }
                 if (hole) {
-                    holes[b][i >> 6] |= uint64_t(1) << (i & 63);
+                    holes[side][idx >> 6] |= uint64_t(1) << (idx & 63);  // chunks own whole words
                     continue;
                 }
             }
@@ -133,38 +130,57 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     });
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
+    format::Header h;
+    h.metric = metric;
+    h.codec = options.codec;
+    h.material = t.material();
+    h.entries_per_side = entries;
     std::array<std::array<uint8_t, 256>, 2> code_of{};
-    std::array<std::vector<uint8_t>, 2> fill_order;  // values by frequency, most frequent first
+    int widest = 0;
     for (int side = 0; side < 2; ++side) {
         Histogram total{};
-        for (uint32_t b = uint32_t(side) * per_side; b < uint32_t(side + 1) * per_side; ++b)
-            for (int v = 0; v < 256; ++v) total[size_t(v)] += histogram[b][size_t(v)];
+        for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c)
+            for (int v = 0; v < 256; ++v) total[size_t(v)] += chunk_histogram[c][size_t(v)];
         std::vector<uint8_t>& dict = h.sides[size_t(side)].dictionary;
         for (int v = 0; v < 256; ++v)
             if (total[size_t(v)]) dict.push_back(uint8_t(v));
         std::stable_sort(dict.begin(), dict.end(), [&](uint8_t a, uint8_t b) { return total[a] > total[b]; });
         if (dict.empty()) dict.push_back(metric == Metric::Dtm ? DTM_DRAW : uint8_t(Wdl::Draw));
         for (size_t c = 0; c < dict.size(); ++c) code_of[size_t(side)][dict[c]] = uint8_t(c);
-        h.sides[size_t(side)].bits = uint8_t(bits_for(dict.size(), options.min_bits));
+        h.sides[size_t(side)].bits = uint8_t(bits_for(dict.size(), min_bits));
+        widest = std::max(widest, int(h.sides[size_t(side)].bits));
     }
+    // Blocks of 2^20 bits of codes unless asked otherwise.
+    h.block_entries = requested_block ? requested_block
+                                      : uint32_t(1) << (20 - std::countr_zero(unsigned(std::max(widest, 1))));
+    h.block_count = 2 * uint32_t((entries + h.block_entries - 1) / h.block_entries);
+    const uint32_t per_side = h.blocks_per_side();
 
-    // Pass 2: pack the codes of each block and compress it.
+    // Pass 2, over blocks: holes take the most common value of their block (the side's most common
+    // when the block has none); pack the codes and compress them.
     std::vector<std::vector<uint8_t>> stored(h.block_count);
     tbb::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
-        const int side = int(b / per_side);
-        const format::Side& s = h.sides[size_t(side)];
-        const uint64_t first = uint64_t(b % per_side) * B;
+        const Color side = Color(b / per_side);
+        const format::Side& s = h.sides[side];
+        const uint64_t first = uint64_t(b % per_side) * h.block_entries;
         const uint32_t n = h.entries_in_block(b);
-        // Holes take the most common value of their block (the side's most common for an empty block).
+        auto is_hole = [&](uint64_t idx) {
+            return options.fill_holes && (holes[side][idx >> 6] >> (idx & 63) & 1);
+        };
         uint8_t fill = s.dictionary[0];
-        uint64_t best = 0;
-        for (uint8_t v : s.dictionary)
-            if (histogram[b][v] > best) best = histogram[b][v], fill = v;
+        if (options.fill_holes) {
+            Histogram hist{};
+            for (uint64_t idx = first; idx < first + n; ++idx)
+                if (!is_hole(idx)) ++hist[value_of(side, idx)];
+            uint64_t best = 0;
+            for (uint8_t v : s.dictionary)
+                if (hist[v] > best) best = hist[v], fill = v;
+        }
         std::vector<uint8_t> codes(h.unpacked_bytes(b), 0);
         if (s.bits > 0)
             for (uint32_t i = 0; i < n; ++i) {
-                const bool hole = options.fill_holes && (holes[b][i >> 6] >> (i & 63) & 1);
-                const unsigned code = code_of[size_t(side)][hole ? fill : value_of(side, first + i)];
+                const uint64_t idx = first + i;
+                const unsigned code = code_of[side][is_hole(idx) ? fill : value_of(side, idx)];
                 const uint64_t bit = uint64_t(i) * s.bits;
                 codes[bit >> 3] |= uint8_t(code << (bit & 7));
             }

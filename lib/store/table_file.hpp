@@ -22,13 +22,16 @@ std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material&
 
 struct WriteOptions {
     Codec codec = Codec::Xz;
-    int level = -1;                     // -1: the codec's default (codec_default_level)
-    uint32_t block_entries = 1u << 16;  // a power of two, 2^10 to 2^24
+    int level = -1;  // -1: the codec's default (codec_default_level)
+    // Entries per block: a power of two, 2^10 to 2^24; 0 picks blocks of 128 KiB of codes
+    // (2^17 entries of 8-bit codes, 2^19 of 2-bit codes). See docs/format.md for the measurements.
+    uint32_t block_entries = 0;
     // Give holes (entries that are no legal position for their side to move) the most common value of
     // their block instead of keeping theirs. Costs a decode of every drawn entry; saves 0-3%.
     bool fill_holes = true;
-    // At least this many bits per code (0: as few as the dictionary needs, rounded up to 1, 2, 4, 8).
-    int min_bits = 8;
+    // At least this many bits per code, rounded up to 1, 2, 4 or 8 (a side with a single value takes
+    // none). -1: 8 for DTM (byte codes compress best), 2 for WDL.
+    int min_bits = -1;
 };
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so

@@ -26,7 +26,7 @@ TableReader::TableReader(std::string bytes, const std::filesystem::path& path, f
 TableReader::TableReader(const std::filesystem::path& path, std::string* bytes, format::Metric metric,
                          std::shared_ptr<BlockCache> cache)
     : path_(path),
-      name_(path.string()),
+      name_(path.empty() ? std::string("<memory>") : path.string()),
       memory_(bytes ? std::move(*bytes) : std::string()),
       in_memory_(bytes != nullptr),
       header_(load_header(metric)),
@@ -51,7 +51,8 @@ format::Header TableReader::load_header(format::Metric metric) {
     const uint64_t length = format::header_length(fixed.data(), fixed.size(), file_.size, name_);
     std::vector<uint8_t> bytes(length);
     read_at(bytes.data(), bytes.size(), 0);
-    return format::parse(bytes.data(), bytes.size(), file_.size, name_, path_.stem().string(), metric);
+    return format::parse(bytes.data(), bytes.size(), file_.size, name_,
+                         path_.empty() ? "" : path_.stem().string(), metric);
 }
 
 void TableReader::read_at(uint8_t* out, size_t n, uint64_t offset) const {

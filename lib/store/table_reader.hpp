@@ -22,7 +22,7 @@ public:
     TableReader(const std::filesystem::path& path, format::Metric metric,
                 std::shared_ptr<BlockCache> cache = nullptr);
     // The same over the bytes of a file held in memory; `path` names it in messages and checks the
-    // material against its stem (for tests and the fuzzer).
+    // material against its stem (for tests and the fuzzer). An empty path skips the name check.
     TableReader(std::string bytes, const std::filesystem::path& path, format::Metric metric,
                 std::shared_ptr<BlockCache> cache = nullptr);
     TableReader(const TableReader&) = delete;
