@@ -56,6 +56,7 @@ format::Header TableReader::load_header(format::Metric metric) {
 }
 
 void TableReader::read_at(uint8_t* out, size_t n, uint64_t offset) const {
+    if (n == 0) return;  // out may be null
     if (in_memory_) {
         if (offset > memory_.size() || n > memory_.size() - offset) fail("truncated");
         std::memcpy(out, memory_.data() + offset, n);
@@ -82,6 +83,7 @@ std::vector<uint8_t> TableReader::read_stored(uint32_t b) const {
 
 void TableReader::decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t* out) const {
     const std::string where = "block " + std::to_string(b) + " of " + std::to_string(header_.block_count);
+    if (stored.empty()) fail(where + ": empty (corrupted file)");
     if (crc32_of(stored.data(), stored.size()) != header_.block_crc[b])
         fail(where + ": checksum mismatch (corrupted file)");
     const size_t bytes = header_.unpacked_bytes(b);

@@ -1,0 +1,229 @@
+// Table files: random probes per second through the block reader (hot and cold cache), whole-table
+// reads (the solver's path), and write times (KQvKR, and a synthetic table of KRBvKR's size).
+//
+//   store_bench                                   everything (solves KQvK, KRvK, KQvKR first: ~10 s)
+//   store_bench --benchmark_filter=Probe          probes only
+//   RETRO_BENCH_TABLES=DIR store_bench            use DIR/KQvKR.rtb etc. instead of solving
+//   RETRO_BENCH_BIG=0 store_bench                 skip the 220 MB synthetic table
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "probe/tablebase.hpp"
+#include "solve/solver.hpp"
+#include "store/block_cache.hpp"
+#include "store/table_file.hpp"
+#include "store/table_reader.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path& scratch() {
+    static const fs::path dir = [] {
+        const fs::path d = fs::temp_directory_path() / ("retro-store-bench-" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        std::atexit([] {
+            fs::remove_all(fs::temp_directory_path() / ("retro-store-bench-" + std::to_string(::getpid())));
+        });
+        return d;
+    }();
+    return dir;
+}
+
+// KQvKR and its sub-tables, from RETRO_BENCH_TABLES or solved here and written to the scratch dir.
+const fs::path& table_dir() {
+    static const fs::path dir = [] {
+        if (const char* env = std::getenv("RETRO_BENCH_TABLES")) return fs::path(env);
+        Tablebase tables;
+        for (const char* name : {"KQvK", "KRvK", "KQvKR"}) {
+            auto t = solve(Material::parse(name), tables);
+            write_table(*t, table_path(scratch(), t->material()));
+            tables.add(std::move(t));
+        }
+        return scratch();
+    }();
+    return dir;
+}
+
+std::shared_ptr<const Table> kqkr() {
+    static const std::shared_ptr<const Table> t =
+        read_table(table_path(table_dir(), Material::parse("KQvKR")));
+    return t;
+}
+
+// Random legal KQvKR positions, either side to move, any orientation (colours swapped half the time).
+std::vector<Position> random_positions(size_t n, uint64_t seed, uint64_t first_index = 0, uint64_t span = 0) {
+    const IndexScheme& scheme = kqkr()->scheme;
+    if (span == 0) span = scheme.size();
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    Position pos;
+    while (out.size() < n) {
+        const uint64_t idx = first_index + rng() % span;
+        if (!scheme.decode(idx, pos)) continue;
+        const Color side = Color(rng() & 1);
+        pos.set_side_to_move(side);
+        if (pos.in_check(~side)) continue;
+        out.push_back(rng() & 1 ? pos.color_flipped() : pos);
+    }
+    return out;
+}
+
+// Hot: 4096 positions from 4 blocks' worth of entries, probed over and over (all cached).
+void ProbeHot(benchmark::State& state) {
+    const Tablebase tables(table_dir());
+    const auto positions = random_positions(4096, 1, kqkr()->scheme.size() / 2, 4 << 16);
+    for (const auto& p : positions) tables.probe(p);  // warm up
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(tables.probe(positions[i]));
+        i = (i + 1) & 4095;
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["hit_rate"] =
+        double(tables.cache().hits()) / double(tables.cache().hits() + tables.cache().misses());
+}
+BENCHMARK(ProbeHot)->ThreadRange(1, 2)->UseRealTime();
+
+// Hot, through the reader alone (no en passant check, no material lookup).
+void ProbeHotReader(benchmark::State& state) {
+    const TableReader reader(table_path(table_dir(), Material::parse("KQvKR")), format::Metric::Dtm);
+    const auto positions = random_positions(4096, 2, kqkr()->scheme.size() / 2, 4 << 16);
+    for (const auto& p : positions) reader.value(p);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(reader.value(positions[i]));
+        i = (i + 1) & 4095;
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+BENCHMARK(ProbeHotReader);
+
+// Warm: random positions over the whole table with a cache that holds all of it (after the first pass).
+void ProbeWarmWholeTable(benchmark::State& state) {
+    const Tablebase tables(table_dir());
+    const auto positions = random_positions(1 << 16, 3);
+    for (const auto& p : positions) tables.probe(p);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(tables.probe(positions[i]));
+        i = (i + 1) & ((1 << 16) - 1);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+BENCHMARK(ProbeWarmWholeTable);
+
+// Cold: the cache is cleared before every probe, so each one reads and decompresses a block.
+void ProbeCold(benchmark::State& state) {
+    const Tablebase tables(table_dir());
+    const auto positions = random_positions(1 << 12, 4);
+    size_t i = 0;
+    for (auto _ : state) {
+        tables.cache().clear();
+        benchmark::DoNotOptimize(tables.probe(positions[i]));
+        i = (i + 1) & ((1 << 12) - 1);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+BENCHMARK(ProbeCold)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// One block after another of KQvKR written with each codec, decompressed and checked (one thread,
+// no cache): the cost of a cold probe without the index and file system around it.
+void DecodeBlock(benchmark::State& state) {
+    WriteOptions o;
+    o.codec = Codec(state.range(0));
+    const fs::path dir = scratch() / ("decode-" + codec_name(o.codec));
+    fs::create_directories(dir);
+    const auto path = table_path(dir, Material::parse("KQvKR"));
+    write_table(*kqkr(), path, o);
+    auto cache = std::make_shared<BlockCache>(0);
+    const TableReader reader(path, format::Metric::Dtm, cache);
+    uint32_t b = 0;
+    uint64_t bytes = 0;
+    for (auto _ : state) {
+        cache->clear();
+        bytes += reader.block(b)->size();
+        b = (b + 1) % reader.header().block_count;
+    }
+    state.SetBytesProcessed(int64_t(bytes));
+    state.counters["file_bytes"] = double(fs::file_size(path));
+}
+BENCHMARK(DecodeBlock)
+    ->Arg(int(Codec::Xz))
+    ->Arg(int(Codec::Zstd))
+    ->Arg(int(Codec::Zlib))
+    ->ArgName("codec")
+    ->Unit(benchmark::kMicrosecond);
+
+// The solver's path: the whole KQvKR table, every block decompressed and checked (all threads).
+void ReadWholeKQvKR(benchmark::State& state) {
+    const auto path = table_path(table_dir(), Material::parse("KQvKR"));
+    for (auto _ : state) benchmark::DoNotOptimize(read_table(path));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(2 * kqkr()->scheme.size()));
+}
+BENCHMARK(ReadWholeKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void write(benchmark::State& state, const Table& table, Codec codec, bool fill) {
+    WriteOptions o;
+    o.codec = codec;
+    o.fill_holes = fill;
+    const auto path = table_path(scratch(), table.material());
+    for (auto _ : state) write_table(table, path, o);
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(2 * table.scheme.size()));
+    state.counters["file_bytes"] = double(fs::file_size(path));
+}
+
+void WriteKQvKR(benchmark::State& state) { write(state, *kqkr(), Codec(state.range(0)), state.range(1)); }
+BENCHMARK(WriteKQvKR)
+    ->ArgsProduct({{int(Codec::Xz), int(Codec::Zstd), int(Codec::Zlib)}, {1, 0}})
+    ->ArgNames({"codec", "fill"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// A KRBvKR-sized table (2 x 110,107,536 entries, 220 MB) filled with KQvKR's values over and over, so
+// it compresses roughly like real data. Holes are found with KRBvKR's own index.
+std::shared_ptr<const Table> synthetic_krbkr() {
+    static const std::shared_ptr<const Table> t = [] {
+        auto big = std::make_shared<Table>(Material::parse("KRBvKR"));
+        const auto& src = kqkr()->values;
+        for (int side = 0; side < 2; ++side)
+            for (uint64_t i = 0; i < big->values[side].size(); ++i)
+                big->values[side][i] = src[side][i % src[side].size()];
+        return big;
+    }();
+    return t;
+}
+
+void WriteSyntheticKRBvKR(benchmark::State& state) {
+    write(state, *synthetic_krbkr(), Codec::Xz, state.range(0));
+}
+void ReadSyntheticKRBvKR(benchmark::State& state) {
+    const auto path = table_path(scratch(), Material::parse("KRBvKR"));
+    if (!fs::exists(path)) write_table(*synthetic_krbkr(), path);
+    for (auto _ : state) benchmark::DoNotOptimize(read_table(path));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(2 * synthetic_krbkr()->scheme.size()));
+}
+
+const bool big_registered = [] {
+    const char* env = std::getenv("RETRO_BENCH_BIG");
+    if (env && std::string(env) == "0") return false;
+    benchmark::RegisterBenchmark("WriteSyntheticKRBvKR", WriteSyntheticKRBvKR)
+        ->Arg(1)
+        ->Arg(0)
+        ->ArgName("fill")
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kSecond);
+    benchmark::RegisterBenchmark("ReadSyntheticKRBvKR", ReadSyntheticKRBvKR)
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kSecond);
+    return true;
+}();
+
+}  // namespace

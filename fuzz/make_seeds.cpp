@@ -1,0 +1,50 @@
+// Writes a seed corpus for the fuzz targets: small valid table files (KQvK, KRvK, KBvK) in every
+// codec, with large and small blocks, DTM and WDL, and raw codec streams.
+//
+//   make_seeds DIR
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "solve/solver.hpp"
+#include "store/codec.hpp"
+#include "store/table_file.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: make_seeds DIR\n";
+        return 2;
+    }
+    const fs::path dir = argv[1];
+    fs::create_directories(dir / "reader");
+    fs::create_directories(dir / "codec");
+    Tablebase tables;
+    int n = 0;
+    for (const char* name : {"KQvK", "KRvK", "KBvK"}) {
+        std::shared_ptr<const Table> table = solve(Material::parse(name), tables);
+        for (Codec codec : {Codec::Xz, Codec::Zstd, Codec::Zlib})
+            for (uint32_t block : {1u << 10, 1u << 16}) {
+                WriteOptions o;
+                o.codec = codec, o.block_entries = block, o.min_bits = block == (1u << 10) ? 0 : 8;
+                const std::string stem = std::to_string(n++) + "-";
+                write_table(*table, dir / "reader" / (stem + name + ".rtb"), o);
+                write_wdl(*table, dir / "reader" / (stem + name + ".rtw"), o);
+            }
+        tables.add(table);
+    }
+    // Raw streams: codec byte, two size bytes, then the stream.
+    std::vector<uint8_t> plain(3000);
+    for (size_t i = 0; i < plain.size(); ++i) plain[i] = uint8_t(i * i % 7);
+    for (Codec codec : {Codec::Zlib, Codec::Xz, Codec::Zstd}) {
+        const auto packed = compress(codec, codec_default_level(codec), plain.data(), plain.size());
+        std::ofstream out(dir / "codec" / (codec_name(codec) + ".bin"), std::ios::binary);
+        const char head[3] = {char(int(codec) - 1), char(plain.size() >> 8), char(plain.size() & 0xFF)};
+        out.write(head, 3);
+        out.write(reinterpret_cast<const char*>(packed.data()), std::streamsize(packed.size()));
+    }
+    std::cout << "seeds in " << dir << "\n";
+    return 0;
+}
