@@ -65,6 +65,8 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         if (t.complete) {
             ++result.skipped;
             if (options.note) options.note(m.name() + ": complete, skipped");
+            if (options.wdl && !std::filesystem::exists(wdl_path(plan.dir, m)))
+                write_wdl(*read_table(file), wdl_path(plan.dir, m), options.write);
             remove_if_present(checkpoint, options.note);  // left by a kill after the file was renamed
             continue;
         }
@@ -110,7 +112,8 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         }
         const double solve_seconds = seconds_since(table_start);
         const auto write_start = std::chrono::steady_clock::now();
-        write_table(*table, file);
+        write_table(*table, file, options.write);
+        if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), options.write);
         const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);
         char rate[64];

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "jobs/plan.hpp"
+#include "store/table_file.hpp"
 
 namespace retro {
 
@@ -19,6 +20,8 @@ struct JobOptions {
     double checkpoint_seconds = 300;          // at most this long between checkpoints of a table
     const std::atomic<bool>* stop = nullptr;  // when set: checkpoint at the next ply and stop
     bool verify = false;                      // re-derive each table built by forward moves
+    bool wdl = false;                         // also write the WDL bitbase (.rtw) beside each table
+    WriteOptions write;                       // codec and layout of the files
     // Job events, one line each (starts, finishes, ETAs): for the terminal and the log.
     std::function<void(const std::string&)> report;
     // Details for the log only (skipped tables, removed leftovers).
