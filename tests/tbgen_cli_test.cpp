@@ -185,3 +185,28 @@ TEST_F(TbgenCli, Help) {
     EXPECT_NE(unknown.status, 0);
     EXPECT_NE(unknown.err.find("no-such-option"), std::string::npos) << unknown.err;
 }
+
+// --wdl writes a bitbase beside every table, and its win/draw/loss agrees with the DTM table on every
+// entry that is a legal position; --codec zstd writes files that read back to the same values.
+TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
+    const fs::path xz = dir_ / "xz", zstd = dir_ / "zstd";
+    ASSERT_EQ(tbgen("KRvK --wdl -q -o " + xz.string()).status, 0);
+    EXPECT_EQ(files(xz, ".rtw"), (std::set<std::string>{"KRvK.rtw"}));
+    const auto dtm = read_table(xz / "KRvK.rtb");
+    const auto wdl = read_wdl(xz / "KRvK.rtw");
+    uint64_t legal = 0;
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < dtm->scheme.size(); ++i) {
+            Position pos;
+            if (!dtm->scheme.decode(i, pos)) continue;
+            pos.set_side_to_move(side);
+            if (!pos.illegality().empty()) continue;
+            ++legal;
+            ASSERT_EQ(wdl->value(side, i), wdl_of(dtm->values[side][i])) << pos.fen();
+        }
+    EXPECT_EQ(legal, 21959u + 28056u);  // KRvK legal entries, white and black to move (tbindex)
+
+    ASSERT_EQ(tbgen("KRvK --codec zstd -q -o " + zstd.string()).status, 0);
+    EXPECT_EQ(read_table(zstd / "KRvK.rtb")->values, dtm->values);
+    EXPECT_NE(tbgen("KRvK --codec lz4 -o " + zstd.string()).status, 0);
+}
