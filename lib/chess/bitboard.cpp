@@ -108,9 +108,9 @@ void init_magics(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* ma
     int attempt = 0;
     Bitboard* next_slot = table;
     for (Square s = 0; s < 64; ++s) {
-        const Bitboard edges = ((RANK_1 | RANK_8) & ~(RANK_1 << (8 * rank_of(s)))) |
-                               ((0x0101010101010101ULL | 0x8080808080808080ULL) &
-                                ~(0x0101010101010101ULL << file_of(s)));
+        const Bitboard edges =
+            ((RANK_1 | RANK_8) & ~(RANK_1 << (8 * rank_of(s)))) |
+            ((0x0101010101010101ULL | 0x8080808080808080ULL) & ~(0x0101010101010101ULL << file_of(s)));
         Magic& m = magics[s];
         m.mask = slide(s, dirs, 0) & ~edges;
         const int bits = popcount(m.mask);

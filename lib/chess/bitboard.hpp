@@ -66,12 +66,18 @@ inline Bitboard queen_attacks(Square s, Bitboard occupied) {
 // Attacks of a non-pawn piece.
 inline Bitboard piece_attacks(PieceType t, Square s, Bitboard occupied) {
     switch (t) {
-        case KING: return king_attacks(s);
-        case QUEEN: return queen_attacks(s, occupied);
-        case ROOK: return rook_attacks(s, occupied);
-        case BISHOP: return bishop_attacks(s, occupied);
-        case KNIGHT: return knight_attacks(s);
-        default: return 0;
+        case KING:
+            return king_attacks(s);
+        case QUEEN:
+            return queen_attacks(s, occupied);
+        case ROOK:
+            return rook_attacks(s, occupied);
+        case BISHOP:
+            return bishop_attacks(s, occupied);
+        case KNIGHT:
+            return knight_attacks(s);
+        default:
+            return 0;
     }
 }
 

@@ -75,7 +75,8 @@ Bitboard king_danger(const Position& pos, Color us) {
     Bitboard danger = king_attacks(pos.king(them));
     for (Bitboard b = pos.pieces(them, PAWN); b;) danger |= pawn_attacks(them, pop_lsb(b));
     for (int t = QUEEN; t < PAWN; ++t)
-        for (Bitboard b = pos.pieces(them, PieceType(t)); b;) danger |= piece_attacks(PieceType(t), pop_lsb(b), occupied);
+        for (Bitboard b = pos.pieces(them, PieceType(t)); b;)
+            danger |= piece_attacks(PieceType(t), pop_lsb(b), occupied);
     return danger;
 }
 
@@ -89,7 +90,7 @@ void generate_legal_moves(const Position& pos, MoveList& list) {
     const Bitboard danger = king_danger(pos, us);
     const Bitboard checkers = pos.attackers(king, ~us, pos.occupied());
     // Other men must capture or block a single checker; double check leaves king moves only.
-    const Bitboard targets = !checkers ? ~Bitboard(0)
+    const Bitboard targets = !checkers                ? ~Bitboard(0)
                              : popcount(checkers) > 1 ? Bitboard(0)
                                                       : checkers | between(king, lsb(checkers));
     const Bitboard pinned = pinned_pieces(pos, us, king);

@@ -23,19 +23,23 @@ void parse_placement(const std::string& board, Position& pos) {
     int rank = 7, file = 0, rows = 1;
     for (char c : board) {
         if (c == '/') {
-            if (file != 8) throw PositionError("rank " + std::to_string(rank + 1) + " does not have 8 squares");
+            if (file != 8)
+                throw PositionError("rank " + std::to_string(rank + 1) + " does not have 8 squares");
             --rank;
             file = 0;
             ++rows;
             if (rank < 0) throw PositionError("more than 8 ranks in the piece placement");
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
-            if (file > 8) throw PositionError("rank " + std::to_string(rank + 1) + " has more than 8 squares");
+            if (file > 8)
+                throw PositionError("rank " + std::to_string(rank + 1) + " has more than 8 squares");
         } else {
             const PieceType t = piece_type_from_letter(c);
             if (t == NO_PIECE_TYPE) throw PositionError(std::string("bad piece letter '") + c + "'");
-            if (file >= 8) throw PositionError("rank " + std::to_string(rank + 1) + " has more than 8 squares");
-            pos.put({std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK, t}, make_square(file, rank));
+            if (file >= 8)
+                throw PositionError("rank " + std::to_string(rank + 1) + " has more than 8 squares");
+            pos.put({std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK, t},
+                    make_square(file, rank));
             ++file;
         }
     }
@@ -54,8 +58,8 @@ std::string ep_fault(const Position& pos) {
     const Square pushed_pawn = ep - pawn_push(us);
     const Square origin = ep + pawn_push(us);
     if (!(pos.pieces(~us, PAWN) & square_bb(pushed_pawn)))
-        return name + " needs a " + (us == WHITE ? "black" : "white") + " pawn on " + square_name(pushed_pawn) +
-               " that has just made a double push";
+        return name + " needs a " + (us == WHITE ? "black" : "white") + " pawn on " +
+               square_name(pushed_pawn) + " that has just made a double push";
     for (Square s : {ep, origin})
         if (pos.occupied() & square_bb(s))
             return name + " is impossible: " + square_name(s) + " must be empty after the double push";
@@ -63,8 +67,8 @@ std::string ep_fault(const Position& pos) {
     before.remove(pushed_pawn);
     before.put({~us, PAWN}, origin);
     if (before.pieces(us, KING) && before.attacked(before.king(us), ~us))
-        return name + " is impossible: before " + square_name(origin) + "-" + square_name(pushed_pawn) + ", " +
-               (us == WHITE ? "white" : "black") + " would already have been in check";
+        return name + " is impossible: before " + square_name(origin) + "-" + square_name(pushed_pawn) +
+               ", " + (us == WHITE ? "white" : "black") + " would already have been in check";
     return "";
 }
 
@@ -76,9 +80,11 @@ Position Position::from_fen(const std::string& fen) {
         throw PositionError("a FEN has 4 or 6 fields, this one has " + std::to_string(fields.size()));
     Position pos;
     parse_placement(fields[0], pos);
-    if (fields[1] != "w" && fields[1] != "b") throw PositionError("side to move must be 'w' or 'b', not '" + fields[1] + "'");
+    if (fields[1] != "w" && fields[1] != "b")
+        throw PositionError("side to move must be 'w' or 'b', not '" + fields[1] + "'");
     pos.side_to_move_ = fields[1] == "w" ? WHITE : BLACK;
-    if (fields[2] != "-") throw PositionError("castling rights ('" + fields[2] + "') never occur in a tablebase position");
+    if (fields[2] != "-")
+        throw PositionError("castling rights ('" + fields[2] + "') never occur in a tablebase position");
     if (fields[3] != "-") {
         pos.ep_square_ = parse_square(fields[3]);
         if (pos.ep_square_ == NO_SQUARE) throw PositionError("bad en passant square '" + fields[3] + "'");
@@ -132,7 +138,8 @@ std::string Position::illegality() const {
     }
     if (pieces(PAWN) & ~PAWN_RANKS) return "a pawn stands on the first or last rank";
     if (in_check(~side_to_move_))
-        return std::string("the side not to move (") + (side_to_move_ == WHITE ? "black" : "white") + ") is in check";
+        return std::string("the side not to move (") + (side_to_move_ == WHITE ? "black" : "white") +
+               ") is in check";
     if (ep_square_ != NO_SQUARE) return ep_fault(*this);
     return "";
 }

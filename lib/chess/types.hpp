@@ -33,7 +33,7 @@ constexpr int relative_rank(Color c, Square s) { return c == WHITE ? rank_of(s) 
 // One step forward for a pawn of the given colour.
 constexpr int pawn_push(Color c) { return c == WHITE ? 8 : -8; }
 
-char piece_letter(PieceType t);  // upper-case: K Q R B N P
+char piece_letter(PieceType t);            // upper-case: K Q R B N P
 PieceType piece_type_from_letter(char c);  // case-insensitive; NO_PIECE_TYPE when unknown
 std::string square_name(Square s);
 Square parse_square(const std::string& s);  // NO_SQUARE when malformed

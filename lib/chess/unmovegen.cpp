@@ -29,12 +29,14 @@ void generate_unmoves(const Position& pos, MoveList& list) {
     auto add_if_legal = [&](PieceType t, Square from, Square to) {
         const Bitboard before = (occupied ^ square_bb(to)) | square_bb(from);
         const Bitboard other_checkers = checkers & ~square_bb(to);
-        if (other_checkers && (popcount(other_checkers) > 1 || !(between(king, lsb(other_checkers)) & square_bb(from))))
+        if (other_checkers &&
+            (popcount(other_checkers) > 1 || !(between(king, lsb(other_checkers)) & square_bb(from))))
             return;
         const Bitboard from_attacks = t == PAWN ? pawn_attacks(mover, from) : piece_attacks(t, from, before);
         if (from_attacks & square_bb(king)) return;
         if ((king_lines & square_bb(to)) &&
-            (((rook_attacks(king, before) & rooks) | (bishop_attacks(king, before) & bishops)) & ~square_bb(to)))
+            (((rook_attacks(king, before) & rooks) | (bishop_attacks(king, before) & bishops)) &
+             ~square_bb(to)))
             return;
         list.push({from, to});
     };
@@ -59,7 +61,8 @@ void generate_unmoves(const Position& pos, MoveList& list) {
         if (rank == 3 && !(occupied & square_bb(to - 2 * push))) {
             const int before = list.size;
             add_if_legal(PAWN, to - 2 * push, to);
-            if (list.size > before && !(make_move(predecessor(pos, list.moves[before]), list.moves[before]) == pos))
+            if (list.size > before &&
+                !(make_move(predecessor(pos, list.moves[before]), list.moves[before]) == pos))
                 list.size = before;
         }
     }

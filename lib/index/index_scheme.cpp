@@ -118,14 +118,16 @@ uint64_t IndexScheme::encode(const Placement& p) const {
 
 uint64_t IndexScheme::encode(const Position& pos) const { return encode(to_placement(pos)); }
 
-uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, Square to, bool* reoriented) const {
+uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, Square to,
+                                   bool* reoriented) const {
     Placement moved = p;
     moved.square[slot] = to;
     const Square wk = p.square[0], bk = p.square[1];
     if (slot < 2 || kings_->diagonal[wk][bk]) {
         if (reoriented) {
             const Square nwk = moved.square[0], nbk = moved.square[1];
-            *reoriented = kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY || kings_->diagonal[nwk][nbk];
+            *reoriented = kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY ||
+                          kings_->diagonal[nwk][nbk];
         }
         return encode(moved);
     }
@@ -134,7 +136,8 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
     const Group& g = groups_[size_t(slot_group_[slot])];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     if (g.count == 1)  // the digit is the square itself
-        return idx + uint64_t(reduce(to, g.type, low, high) - reduce(p.square[slot], g.type, low, high)) * g.stride;
+        return idx +
+               uint64_t(reduce(to, g.type, low, high) - reduce(p.square[slot], g.type, low, high)) * g.stride;
     return idx + (group_rank(g, moved, low, high) - group_rank(g, p, low, high)) * g.stride;
 }
 

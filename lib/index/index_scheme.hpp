@@ -38,7 +38,8 @@ public:
     // Index after the man in `slot` of the canonical placement p (decoded from entry idx) moves to
     // the empty square `to`. Cheap when a piece other than a king moves. Sets *reoriented when the
     // result may have needed a symmetry: indices reached without one differ whenever the moves do.
-    uint64_t encode_moved(uint64_t idx, const Placement& p, int slot, Square to, bool* reoriented = nullptr) const;
+    uint64_t encode_moved(uint64_t idx, const Placement& p, int slot, Square to,
+                          bool* reoriented = nullptr) const;
 
     // True when both kings stand on the a1-h8 diagonal of a pawnless placement, where a move of any
     // man may change the orientation (encode_moved then re-orients).

@@ -13,8 +13,8 @@ constexpr int PIECE_VALUE[PIECE_TYPE_COUNT] = {0, 9, 5, 3, 3, 1};
 auto strength(const Material& m, Color c) {
     int value = 0;
     for (int t = QUEEN; t <= PAWN; ++t) value += PIECE_VALUE[t] * m.count(c, PieceType(t));
-    return std::make_tuple(value, m.count(c, QUEEN), m.count(c, ROOK), m.count(c, BISHOP),
-                           m.count(c, KNIGHT), m.count(c, PAWN));
+    return std::make_tuple(value, m.count(c, QUEEN), m.count(c, ROOK), m.count(c, BISHOP), m.count(c, KNIGHT),
+                           m.count(c, PAWN));
 }
 
 }  // namespace
@@ -29,7 +29,8 @@ Material Material::parse(const std::string& text) {
         for (char ch : sides[c]) {
             const PieceType t = piece_type_from_letter(ch);
             if (t == NO_PIECE_TYPE)
-                throw MaterialError("material '" + text + "': '" + std::string(1, ch) + "' is not a piece letter (KQRBNP)");
+                throw MaterialError("material '" + text + "': '" + std::string(1, ch) +
+                                    "' is not a piece letter (KQRBNP)");
             ++m.counts_[c][t];
         }
         if (m.counts_[c][KING] != 1)
@@ -44,7 +45,8 @@ Material Material::parse(const std::string& text) {
 Material Material::of(const Position& pos) {
     Material m;
     for (Color c : {WHITE, BLACK})
-        for (int t = 0; t < PIECE_TYPE_COUNT; ++t) m.counts_[c][t] = uint8_t(popcount(pos.pieces(c, PieceType(t))));
+        for (int t = 0; t < PIECE_TYPE_COUNT; ++t)
+            m.counts_[c][t] = uint8_t(popcount(pos.pieces(c, PieceType(t))));
     return m;
 }
 

@@ -79,7 +79,8 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
     File in{std::fopen(path.c_str(), "rb")};
     if (!in.f) return std::nullopt;
     Header h{};
-    if (std::fread(&h, sizeof h, 1, in.f) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0) return std::nullopt;
+    if (std::fread(&h, sizeof h, 1, in.f) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0)
+        return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
     SolverState s;

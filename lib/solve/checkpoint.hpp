@@ -10,9 +10,9 @@
 namespace retro {
 
 struct EnPassantEdge {
-    uint64_t from;  // the entry whose side to move pushes
-    uint64_t next;  // the entry reached, without the en passant right (opponent to move)
-    Dtm capture;    // the opponent's best en passant capture, for the opponent
+    uint64_t from;                     // the entry whose side to move pushes
+    uint64_t next;                     // the entry reached, without the en passant right (opponent to move)
+    Dtm capture;                       // the opponent's best en passant capture, for the opponent
     std::array<uint8_t, 7> padding{};  // zero, so checkpoints are byte-for-byte reproducible
 };
 

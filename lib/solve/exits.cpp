@@ -19,7 +19,8 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const Tablebase& tables) : schem
                 if (sub.total() == 2) continue;  // bare kings: a draw, no table
                 auto table = tables.find(sub);
                 if (!table)
-                    throw SolveError(m.name() + " needs the table " + sub.canonical().name() + ", which is missing");
+                    throw SolveError(m.name() + " needs the table " + sub.canonical().name() +
+                                     ", which is missing");
                 route.table = table.get();
                 route.flip = !(table->material() == sub);
                 route.first_slot.fill(-1);
@@ -36,11 +37,12 @@ Dtm ExitProbe::value_after(const Placement& p, Color side, const Move& m) const 
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
-    const Route& route = routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
+    const Route& route =
+        routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
     if (!route.table) return DTM_DRAW;
     const Square flip = route.flip ? 56 : 0;
     Placement sub;
-    std::array<int8_t, PIECE_TYPE_COUNT * 2> next = route.first_slot;
+    std::array<int8_t, PIECE_TYPE_COUNT* 2> next = route.first_slot;
     for (int s = 0; s < scheme_.men(); ++s) {
         Square sq = p.square[s];
         if (sq == victim_square) continue;

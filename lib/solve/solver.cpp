@@ -116,16 +116,18 @@ private:
         state_.next_ply = next_ply;
         const bool stop = options_.stop && options_.stop->load();
         const auto now = std::chrono::steady_clock::now();
-        const bool due = std::chrono::duration<double>(now - last_checkpoint_).count() >= options_.checkpoint_seconds;
+        const bool due =
+            std::chrono::duration<double>(now - last_checkpoint_).count() >= options_.checkpoint_seconds;
         if (!options_.checkpoint.empty() && (stop || due)) {
             state_.max_value = max_value_.load();
             write_checkpoint(options_.checkpoint, scheme().material(), state_);
             last_checkpoint_ = std::chrono::steady_clock::now();
             report("checkpoint at ply " + std::to_string(next_ply));
         }
-        if (stop) throw SolveInterrupted(scheme().material().name() + ": stopped at ply " + std::to_string(next_ply));
+        if (stop)
+            throw SolveInterrupted(scheme().material().name() + ": stopped at ply " +
+                                   std::to_string(next_ply));
     }
-
 
     void raise_max(int v) {
         if (v > DTM_MAX) throw SolveError(scheme().material().name() + ": a mate longer than 254 plies");
@@ -167,7 +169,8 @@ private:
     }
     void add_moved(IndexList& list, const Entry& e, Square from, Square to) const {
         bool reoriented;
-        const uint64_t idx = scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to, &reoriented);
+        const uint64_t idx =
+            scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to, &reoriented);
         list.add(idx, reoriented);
     }
 
@@ -247,38 +250,43 @@ private:
         for (Color side : {WHITE, BLACK}) {
             auto& values = state_.values[side];
             tbb::combinable<std::vector<EnPassantEdge>> edges;
-            for_each_legal_entry(side, [&](const Entry& e) {
-                const uint64_t i = e.index;
-                MoveSummary moves;
-                int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(e, moves) : -1;
-                if (quiet < 0) {
-                    moves = MoveSummary{};
-                    quiet = listed_quiet_count(e, moves);
-                }
-                if (quiet + moves.exits.size + moves.double_pushes.size == 0) {
-                    if (e.pos.in_check(side)) values[i] = 0;  // else stalemate: a draw
-                    return;
-                }
-                Dtm best_win = DTM_DRAW;
-                bool drawn = false, any_promotion = false;
-                for (const Move& m : moves.exits) {
-                    if (promotes(m))
-                        any_promotion = true;  // the promotion pass takes these
-                    else
-                        fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
-                }
-                for (const Move& m : moves.double_pushes) {
-                    const Position next = make_move(e.pos, m);
-                    if (next.ep_square() != NO_SQUARE)  // an en passant edge rather than a successor
-                        edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
-                    ++quiet;
-                }
-                state_.counters[side][i] = uint8_t(quiet);
-                apply_exits(values[i], state_.counters[side][i], best_win, drawn);
-                if (quiet == 0 && values[i] == DTM_DRAW && !any_promotion)
-                    settle_if_only_losing_exits(side, e, moves.exits);
-            }, [](const Placement&) { return true; });
-            edges.combine_each([&](const auto& v) { state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end()); });
+            for_each_legal_entry(
+                side,
+                [&](const Entry& e) {
+                    const uint64_t i = e.index;
+                    MoveSummary moves;
+                    int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(e, moves) : -1;
+                    if (quiet < 0) {
+                        moves = MoveSummary{};
+                        quiet = listed_quiet_count(e, moves);
+                    }
+                    if (quiet + moves.exits.size + moves.double_pushes.size == 0) {
+                        if (e.pos.in_check(side)) values[i] = 0;  // else stalemate: a draw
+                        return;
+                    }
+                    Dtm best_win = DTM_DRAW;
+                    bool drawn = false, any_promotion = false;
+                    for (const Move& m : moves.exits) {
+                        if (promotes(m))
+                            any_promotion = true;  // the promotion pass takes these
+                        else
+                            fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
+                    }
+                    for (const Move& m : moves.double_pushes) {
+                        const Position next = make_move(e.pos, m);
+                        if (next.ep_square() != NO_SQUARE)  // an en passant edge rather than a successor
+                            edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
+                        ++quiet;
+                    }
+                    state_.counters[side][i] = uint8_t(quiet);
+                    apply_exits(values[i], state_.counters[side][i], best_win, drawn);
+                    if (quiet == 0 && values[i] == DTM_DRAW && !any_promotion)
+                        settle_if_only_losing_exits(side, e, moves.exits);
+                },
+                [](const Placement&) { return true; });
+            edges.combine_each([&](const auto& v) {
+                state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end());
+            });
         }
     }
 
@@ -337,21 +345,27 @@ private:
             auto& values = state_.values[side];
             const auto on_seventh = [&](const Placement& p) {
                 for (int s = 2; s < scheme().men(); ++s)
-                    if (scheme().piece_of_slot(s) == Piece{side, PAWN} && relative_rank(side, p.square[s]) == 6) return true;
+                    if (scheme().piece_of_slot(s) == Piece{side, PAWN} &&
+                        relative_rank(side, p.square[s]) == 6)
+                        return true;
                 return false;
             };
-            for_each_legal_entry(side, [&](const Entry& e) {
-                const uint64_t i = e.index;
-                if (values[i] == 0) return;
-                MoveList moves;
-                generate_legal_moves(e.pos, moves);
-                Dtm best_win = DTM_DRAW;
-                bool drawn = false;
-                for (const Move& m : moves)
-                    if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
-                apply_exits(values[i], state_.counters[side][i], best_win, drawn);
-                if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW) settle_if_only_losing_exits(side, e, moves);
-            }, on_seventh);
+            for_each_legal_entry(
+                side,
+                [&](const Entry& e) {
+                    const uint64_t i = e.index;
+                    if (values[i] == 0) return;
+                    MoveList moves;
+                    generate_legal_moves(e.pos, moves);
+                    Dtm best_win = DTM_DRAW;
+                    bool drawn = false;
+                    for (const Move& m : moves)
+                        if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
+                    apply_exits(values[i], state_.counters[side][i], best_win, drawn);
+                    if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW)
+                        settle_if_only_losing_exits(side, e, moves);
+                },
+                on_seventh);
         }
     }
 
@@ -475,8 +489,8 @@ private:
     }
     void report_ply(int n, uint64_t found) const {
         if (!options_.progress) return;
-        *options_.progress << scheme().material().name() << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
-                           << found << " entries, " << elapsed() << " s\n";
+        *options_.progress << scheme().material().name() << ": " << (n % 2 ? "won" : "lost") << " in " << n
+                           << ": " << found << " entries, " << elapsed() << " s\n";
     }
     double elapsed() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

@@ -75,7 +75,8 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
                 const uint64_t key = i * 2 + side;
                 if (key < first_bad) {
                     first_bad = key;
-                    result.mismatch = pos.fen() + ": stored " + describe(stored) + ", moves give " + describe(expected);
+                    result.mismatch =
+                        pos.fen() + ": stored " + describe(stored) + ", moves give " + describe(expected);
                 }
             }
             checked += n;

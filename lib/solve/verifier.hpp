@@ -10,7 +10,7 @@
 namespace retro {
 
 struct VerifyResult {
-    uint64_t checked = 0;                  // legal entries checked, both sides to move
+    uint64_t checked = 0;                 // legal entries checked, both sides to move
     std::optional<std::string> mismatch;  // the first disagreement (lowest index), if any
 };
 
