@@ -65,7 +65,7 @@ TEST(JobsPlan, EstimatesAddUp) {
     const Material kqkr = Material::parse("KQvKR");
     const uint64_t entries = IndexScheme(kqkr).size();
     EXPECT_EQ(table_memory_bytes(kqkr), 2 * entries);
-    EXPECT_EQ(table_file_bytes_estimate(kqkr), 2 * entries + 56);
+    EXPECT_EQ(table_file_bytes_estimate(kqkr), 2 * entries * 2 / 5 + 65536);
     EXPECT_EQ(solve_peak_bytes(kqkr), solver_memory_estimate(kqkr) +
                                           table_memory_bytes(Material::parse("KQvK")) +
                                           table_memory_bytes(Material::parse("KRvK")));

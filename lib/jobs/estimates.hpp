@@ -17,9 +17,8 @@ uint64_t table_memory_bytes(const Material& m);
 // promotion away, which the solver keeps in memory (a job loads only those, table by table).
 uint64_t solve_peak_bytes(const Material& m);
 
-// Bytes of m's table file on disk. The file format decides this: today a 56-byte header and one
-// byte per entry and side to move, uncompressed. Whoever changes the format adjusts this function
-// (an upper bound is better than a guess: the job refuses to start when the disk is too small).
+// Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see
+// docs/format.md): the job refuses to start when the disk is too small, so it must not undercount.
 uint64_t table_file_bytes_estimate(const Material& m);
 
 // Bytes of a checkpoint of m's solve: a value and a counter byte per entry and side to move (pawn
