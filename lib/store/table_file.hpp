@@ -43,7 +43,8 @@ void write_table(const Table& table, const std::filesystem::path& path, const Wr
 // no legal position) may hold any value. Throws StoreError.
 std::unique_ptr<Table> read_table(const std::filesystem::path& path);
 
-// True when the file exists and passes every check (used to skip finished work).
+// True when the file exists, its header passes every check and every block its CRC (used to skip
+// finished work; reads the whole file but decompresses nothing).
 bool table_file_valid(const std::filesystem::path& path);
 
 // The WDL bitbase of a solved table: win/draw/loss for the side to move, written like write_table.

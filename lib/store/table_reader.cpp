@@ -175,3 +175,16 @@ void TableReader::verify_all() const {
 }
 
 }  // namespace retro
+
+namespace retro {
+
+void TableReader::verify_checksums() const {
+    tbb::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+        const std::vector<uint8_t> stored = read_stored(b);
+        if (stored.empty() || crc32_of(stored.data(), stored.size()) != header_.block_crc[b])
+            fail("block " + std::to_string(b) + " of " + std::to_string(header_.block_count) +
+                 ": checksum mismatch (corrupted file)");
+    });
+}
+
+}  // namespace retro

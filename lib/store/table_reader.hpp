@@ -46,6 +46,9 @@ public:
     void read_all(std::array<std::vector<uint8_t>, 2>& values) const;
     // Decompresses and checks every block without keeping them.
     void verify_all() const;
+    // Checks the CRC of every block without decompressing (fast: catches any damage to the file;
+    // a block that passes can only fail to decode if the writer was wrong).
+    void verify_checksums() const;
 
     // The decompressed codes of block b (cached); exposed for tests and benchmarks.
     BlockCache::Ptr block(uint32_t b) const;
