@@ -101,7 +101,7 @@ std::vector<uint8_t> serialize(const Header& h) {
 
 uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name) {
     const size_t magic = std::min(size, sizeof MAGIC);
-    if (std::memcmp(bytes, MAGIC, magic) != 0 || file_size == 0)
+    if (file_size == 0 || size == 0 || std::memcmp(bytes, MAGIC, magic) != 0)
         throw StoreError(name + ": not a retrograde table file (wrong magic bytes)");
     if (file_size < FIXED_HEADER_BYTES)
         throw StoreError(name + ": truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
@@ -115,6 +115,13 @@ uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, co
     if (length < FIXED_HEADER_BYTES + 2 * 5 + 8 + 4)
         throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
                          " is too short)");
+    // The header is mostly the offsets and CRCs of the blocks: check its length against the block
+    // count before reading it (both unverified yet, but a damaged file must not make us read gigabytes).
+    const uint64_t blocks = get(bytes + 48, 4);
+    const uint64_t fixed_part = FIXED_HEADER_BYTES + 8 * (blocks + 1) + 4 * blocks + 4;
+    if (length < fixed_part + 2 * 5 || length > fixed_part + 2 * (4 + 256))
+        throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
+                         " does not fit " + std::to_string(blocks) + " blocks)");
     if (length > file_size)
         throw StoreError(name + ": truncated or corrupted: the header alone needs " + std::to_string(length) +
                          " bytes, the file has " + std::to_string(file_size));

@@ -39,7 +39,7 @@ format::Header TableReader::load_header(format::Metric metric) {
     if (in_memory_) {
         file_.size = memory_.size();
     } else {
-        file_.fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+        file_.fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block
         if (file_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
         struct stat st {};
         if (::fstat(file_.fd, &st) != 0) fail(std::string("cannot stat: ") + std::strerror(errno));
