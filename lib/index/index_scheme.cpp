@@ -88,6 +88,12 @@ IndexScheme::IndexScheme(const Material& material)
 
 uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low, Square high) const {
     if (g.count == 1) return uint64_t(reduce(p.square[g.first_slot], g.type, low, high));
+    if (g.count == 2) {  // C(lo, 1) + C(hi, 2), branch-free: the order of the pair is random
+        const int a = reduce(p.square[g.first_slot], g.type, low, high);
+        const int b = reduce(p.square[g.first_slot + 1], g.type, low, high);
+        const int lo = std::min(a, b), hi = std::max(a, b);
+        return uint64_t(lo + hi * (hi - 1) / 2);
+    }
     int sq[MAX_MEN];
     for (int i = 0; i < g.count; ++i) {
         sq[i] = reduce(p.square[g.first_slot + i], g.type, low, high);
