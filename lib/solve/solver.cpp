@@ -163,10 +163,7 @@ private:
         });
     }
 
-    // The index reached when the man on `from` moves to `to`.
-    uint64_t moved_index(const Entry& e, Square from, Square to) const {
-        return scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to);
-    }
+    // Adds the index reached when the man on `from` moves to `to`.
     void add_moved(IndexList& list, const Entry& e, Square from, Square to) const {
         bool reoriented;
         const uint64_t idx =
