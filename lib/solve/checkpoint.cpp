@@ -63,7 +63,8 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, cons
     File out{std::fopen(tmp.c_str(), "wb")};
     if (!out.f) throw StoreError(tmp.string() + ": cannot create checkpoint: " + std::strerror(errno));
     bool ok = std::fwrite(&h, sizeof h, 1, out.f) == 1;
-    for_each_array(s, [&](const void* p, size_t n) { ok = ok && std::fwrite(p, 1, n, out.f) == n; });
+    for_each_array(s,
+                   [&](const void* p, size_t n) { ok = ok && (n == 0 || std::fwrite(p, 1, n, out.f) == n); });
     ok = ok && std::fflush(out.f) == 0 && ::fsync(fileno(out.f)) == 0;
     const int error = errno;
     ok = std::fclose(out.f) == 0 && ok;
@@ -92,7 +93,7 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
         s.edges[side].resize(h.edges[side]);
     }
     bool ok = true;
-    for_each_array(s, [&](void* p, size_t n) { ok = ok && std::fread(p, 1, n, in.f) == n; });
+    for_each_array(s, [&](void* p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n); });
     if (!ok || std::fgetc(in.f) != EOF || state_checksum(h, s) != h.checksum) return std::nullopt;
     return s;
 }
