@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/command_line.hpp"
 #include "index/index_scheme.hpp"
 
 using namespace retro;
@@ -52,7 +53,6 @@ Counts count(const IndexScheme& scheme) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::string> names;
     unsigned threads = 0;
     po::options_description options(
         "Usage: tbindex [options] [MATERIAL...]\n\n"
@@ -65,24 +65,18 @@ int main(int argc, char** argv) {
         "Options");
     options.add_options()("help,h", "show this help")("threads,t", po::value(&threads),
                                                       "worker threads (default: all cores)");
-    po::options_description hidden;
-    hidden.add_options()("material", po::value(&names)->multitoken());
-    po::positional_options_description positional;
-    positional.add("material", -1);
-    po::options_description all;
-    all.add(options).add(hidden);
-    po::variables_map vm;
+    CommandLine line;
     try {
-        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-        po::notify(vm);
+        line = parse_command_line(argc, argv, options);
     } catch (const po::error& e) {
         std::cerr << "tbindex: " << e.what() << "\n\n" << options << "\n";
         return 2;
     }
-    if (vm.count("help")) {
+    if (line.options.count("help")) {
         std::cout << options << "\n";
         return 0;
     }
+    std::vector<std::string> names = line.arguments;
     if (names.empty()) names = {"KQvK", "KRvK", "KPvK", "KQvKR", "KRPvKR", "KRBvKR", "KQRvKQ"};
 
     std::vector<Material> materials;
