@@ -167,6 +167,23 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     EXPECT_TRUE(resumed->values == whole->values);
 }
 
+TEST(JobsSolver, StopDuringTheFirstPassDropsItWithoutACheckpoint) {
+    const Tablebase tables;
+    const fs::path checkpoint =
+        fs::temp_directory_path() / ("retro_jobs_first_" + std::to_string(getpid()) + ".checkpoint");
+    const std::atomic<bool> stop{true};  // asked before the first pass has done anything
+    SolveOptions options;
+    options.checkpoint = checkpoint;
+    options.stop = &stop;
+    try {
+        solve(Material::parse("KRvK"), tables, options);
+        FAIL() << "the solve was not stopped";
+    } catch (const SolveInterrupted& e) {
+        EXPECT_NE(std::string(e.what()).find("first pass"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(checkpoint));
+}
+
 class JobsTbgen : public ::testing::Test {
 protected:
     void SetUp() override {

@@ -83,8 +83,10 @@ public:
                 assign_on_huge_pages(state_.counters[side], scheme().size(), uint8_t(0));
             }
             initial_pass();
+            abandon_if_stopped("its first pass");
             report("captures, mates and stalemates");
             promotion_pass();
+            abandon_if_stopped("its promotion pass");
             report("promotions");
             after_ply(0);
         }
@@ -114,7 +116,7 @@ private:
     // Between plies: checkpoint when due or when asked to stop, then stop if asked.
     void after_ply(int next_ply) {
         state_.next_ply = next_ply;
-        const bool stop = options_.stop && options_.stop->load();
+        const bool stop = stop_requested();
         const auto now = std::chrono::steady_clock::now();
         const bool due =
             std::chrono::duration<double>(now - last_checkpoint_).count() >= options_.checkpoint_seconds;
@@ -127,6 +129,16 @@ private:
         if (stop)
             throw SolveInterrupted(scheme().material().name() + ": stopped at ply " +
                                    std::to_string(next_ply));
+    }
+
+    bool stop_requested() const { return options_.stop && options_.stop->load(std::memory_order_relaxed); }
+
+    // The first passes keep no checkpoint (they take a minute or two at most): a stop there drops
+    // their work, and the table starts over when resumed.
+    void abandon_if_stopped(const std::string& pass) const {
+        if (stop_requested())
+            throw SolveInterrupted(scheme().material().name() + ": stopped in " + pass +
+                                   ", which starts over when resumed");
     }
 
     void raise_max(int v) {
@@ -149,10 +161,12 @@ private:
     }
 
     // Calls f(entry) for every entry of `side` that is a legal position and `wanted` by its
-    // placement, walking blocks of consecutive entries with a cursor.
+    // placement, walking blocks of consecutive entries with a cursor. Once a stop is requested the
+    // remaining blocks are skipped (see abandon_if_stopped).
     template <class F, class Filter>
     void for_each_legal_entry(Color side, F&& f, Filter&& wanted) {
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+            if (stop_requested()) return;
             Entry e;
             for (IndexCursor cursor(scheme(), r.begin()); cursor.index() < r.end(); cursor.next()) {
                 if (!cursor.valid() || !wanted(cursor.placement())) continue;

@@ -26,7 +26,8 @@ struct SolveOptions {
     // same material found there at the start is resumed.
     std::filesystem::path checkpoint;
     double checkpoint_seconds = 300;  // at most this long between checkpoints
-    // Polled at every ply; when true the solver checkpoints and throws SolveInterrupted.
+    // Polled between plies and within the first passes; when true the solver checkpoints (between
+    // plies) and throws SolveInterrupted.
     const std::atomic<bool>* stop = nullptr;
 };
 
