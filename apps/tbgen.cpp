@@ -177,7 +177,8 @@ int generate(const GenerateArgs& a) {
         const int sig = StopSignals::signal_number();
         say(std::string("interrupted") + (sig ? " by signal " + std::to_string(sig) : std::string()) + ": " +
             result.stopped_at + ". " + std::to_string(result.built.size()) + " tables built in this run, " +
-            std::to_string(plan.to_build() - int(result.built.size())) + " still to build.");
+            std::to_string(plan.to_build() - int(result.built.size())) + " still to build; peak memory " +
+            format_bytes(peak_rss_bytes()) + ".");
         say("nothing is lost: run the same command again to resume:\n  " + a.command_line);
         return 128 + (sig ? sig : SIGINT);
     }

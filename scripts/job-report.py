@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Sums up a generation job from its log, across every run that resumed it.
+
+Usage: scripts/job-report.py tables/tbgen.log [--slowest N]
+
+A job stopped and resumed (Ctrl-C, kill, reboot) leaves several runs in one log. This prints the
+wall time of each run and their sum (the job's time, pauses between runs excluded), the time spent
+solving and writing, the slowest tables, the peak memory the runs reported and the disk the tables
+take. Times of tables that were resumed count only their last run in the per-table figures.
+"""
+import argparse
+import datetime
+import os
+import re
+import sys
+
+STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (.*)$")
+SOLVED = re.compile(r"^(\w+): solved in (.+?) \(.*\), (\S+) written in (.+?) \((.+)\)$")
+PEAK = re.compile(r"peak memory ([\d.]+ \w?i?B)")
+UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
+
+
+def seconds(text):
+    """'1 h 02 min', '3 min 05 s', '12 s', '0.4 s' -> seconds."""
+    total = 0.0
+    for value, unit in re.findall(r"([\d.]+) (h|min|s)\b", text):
+        total += float(value) * {"h": 3600, "min": 60, "s": 1}[unit]
+    return total
+
+
+def size(text):
+    value, unit = text.split()
+    return float(value) * UNITS[unit]
+
+
+def duration(s):
+    s = int(round(s))
+    return f"{s // 3600} h {s % 3600 // 60:02d} min {s % 60:02d} s" if s >= 3600 else f"{s // 60} min {s % 60:02d} s"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("log")
+    parser.add_argument("--slowest", type=int, default=5)
+    args = parser.parse_args()
+
+    runs = []  # [first stamp, last stamp]
+    tables = {}  # material -> (solve s, write s, file, size text)
+    peaks = []
+    with open(args.log) as f:
+        for line in f:
+            m = STAMP.match(line.rstrip("\n"))
+            if not m:
+                continue
+            stamp = datetime.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S")
+            text = m.group(2)
+            if text.startswith("start:") or not runs:
+                runs.append([stamp, stamp])
+            runs[-1][1] = stamp
+            if solved := SOLVED.match(text):
+                name, solve, path, write, file_size = solved.groups()
+                tables[name] = (seconds(solve), seconds(write), path, file_size)
+            elif peak := PEAK.search(text):
+                peaks.append(size(peak.group(1)))
+    if not runs:
+        sys.exit(f"{args.log}: no tbgen log lines")
+
+    wall = [(end - begin).total_seconds() for begin, end in runs]
+    print(f"runs: {len(runs)}, wall time {duration(sum(wall))}" +
+          (" (" + " + ".join(duration(w) for w in wall) + ")" if len(runs) > 1 else ""))
+    solve = sum(t[0] for t in tables.values())
+    write = sum(t[1] for t in tables.values())
+    print(f"tables built: {len(tables)}; solving {duration(solve)}, writing {duration(write)}"
+          f" ({100 * write / max(solve + write, 1e-9):.0f}% of the two)")
+    slowest = sorted(tables.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[: args.slowest]
+    print("slowest: " + ", ".join(f"{name} {duration(s + w)} (solve {duration(s)}, write {duration(w)})"
+                                  for name, (s, w, _, _) in slowest))
+    if peaks:
+        print(f"peak memory reported: {max(peaks) / (1 << 30):.2f} GiB")
+    disk = sum(os.path.getsize(t[2]) for t in tables.values() if os.path.exists(t[2]))
+    print(f"disk: {disk / 1e9:.2f} GB in the {len(tables)} files built")
+
+
+if __name__ == "__main__":
+    main()
