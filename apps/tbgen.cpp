@@ -268,14 +268,9 @@ int main(int argc, char** argv) {
         a.verify = vm.count("verify");
         a.wdl = vm.count("wdl");
         const std::string codec = vm["codec"].as<std::string>();
-        if (codec == "xz")
-            a.write.codec = Codec::Xz;
-        else if (codec == "zstd")
-            a.write.codec = Codec::Zstd;
-        else if (codec == "zlib")
-            a.write.codec = Codec::Zlib;
-        else
-            throw std::runtime_error("--codec takes xz, zstd or zlib, not '" + codec + "'");
+        const auto chosen = codec_from_name(codec);
+        if (!chosen) throw std::runtime_error("--codec takes xz, zstd or zlib, not '" + codec + "'");
+        a.write.codec = *chosen;
         a.dry_run = vm.count("dry-run");
         a.disk_check = !vm.count("no-disk-check");
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();

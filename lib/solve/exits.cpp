@@ -42,7 +42,7 @@ Dtm ExitProbe::value_after(const Placement& p, Color side, const Move& m) const 
     if (!route.table) return DTM_DRAW;
     const Square flip = route.flip ? 56 : 0;
     Placement sub;
-    std::array<int8_t, PIECE_TYPE_COUNT* 2> next = route.first_slot;
+    auto next = route.first_slot;  // the next free sub-table slot of each (colour, type)
     for (int s = 0; s < scheme_.men(); ++s) {
         Square sq = p.square[s];
         if (sq == victim_square) continue;

@@ -108,6 +108,12 @@ std::string codec_name(Codec codec) {
     return "codec " + std::to_string(int(codec));
 }
 
+std::optional<Codec> codec_from_name(const std::string& name) {
+    for (uint8_t id = uint8_t(Codec::Zlib); codec_known(id); ++id)
+        if (codec_name(Codec(id)) == name) return Codec(id);
+    return std::nullopt;
+}
+
 bool codec_known(uint8_t id) { return id >= uint8_t(Codec::Zlib) && id <= uint8_t(Codec::Zstd); }
 
 int codec_max_level(Codec codec) { return codec == Codec::Zstd ? 22 : 9; }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@ enum class Codec : uint8_t { Zlib = 1, Xz = 2, Zstd = 3 };
 
 // "zlib", "xz", "zstd"; "codec N" for an unknown id.
 std::string codec_name(Codec codec);
+// The codec of that name (as codec_name spells it), or nullopt.
+std::optional<Codec> codec_from_name(const std::string& name);
 bool codec_known(uint8_t id);
 // The highest level the codec takes (zlib 9, xz 9, zstd 22) and the one the writer uses by default.
 int codec_max_level(Codec codec);
