@@ -135,3 +135,18 @@ TEST(SolverOracle, ThreeMan) { check_materials(materials_with(3), "three-man.tsv
 // All 30 4-man tables, pawnless and with pawns (KQvKR: 69 plies for White, 37 for Black; KBNvK 65;
 // KPvKP 65; KRvKP, the pawn side wins in 85).
 TEST(SolverOracle, FourMan) { check_materials(materials_with(4), "four-man.tsv"); }
+
+// A table whose longest loss is exactly the longest mate the values hold is solved: every
+// predecessor of its longest losses wins faster (KPPvKP, whose longest loss is 254 plies, the limit).
+// One ply less is refused. KRvK's longest loss is 32 plies (max-dtm.tsv).
+TEST(SolverOracle, MatesUpToTheLongestTheValuesHold) {
+    const auto reference = retro::test::solved_table("KRvK");
+    ASSERT_EQ(compute_statistics(*reference).side[BLACK].longest_loss(), 32);
+    const Tablebase none;
+    SolveOptions at_limit;
+    at_limit.longest_mate = 32;
+    EXPECT_EQ(solve(reference->material(), none, at_limit)->values, reference->values);
+    SolveOptions below;
+    below.longest_mate = 31;
+    EXPECT_THROW(solve(reference->material(), none, below), SolveError);
+}

@@ -142,7 +142,9 @@ private:
     }
 
     void raise_max(int v) {
-        if (v > DTM_MAX) throw SolveError(scheme().material().name() + ": a mate longer than 254 plies");
+        if (v > options_.longest_mate)
+            throw SolveError(scheme().material().name() + ": a mate longer than " +
+                             std::to_string(options_.longest_mate) + " plies");
         int cur = max_value_.load(std::memory_order_relaxed);
         while (v > cur && !max_value_.compare_exchange_weak(cur, v)) {
         }
@@ -285,8 +287,12 @@ private:
                     }
                     for (const Move& m : moves.double_pushes) {
                         const Position next = make_move(e.pos, m);
-                        if (next.ep_square() != NO_SQUARE)  // an en passant edge rather than a successor
-                            edges.local().push_back({i, scheme().encode(next), best_en_passant(next)});
+                        if (next.ep_square() != NO_SQUARE) {  // an en passant edge rather than a successor
+                            const Dtm capture = best_en_passant(next);
+                            // The pusher's count-down may come at the capture's ply: the plies must reach it.
+                            if (is_win(capture)) raise_max(capture);
+                            edges.local().push_back({i, scheme().encode(next), capture});
+                        }
                         ++quiet;
                     }
                     state_.counters[side][i] = uint8_t(quiet);
@@ -411,18 +417,26 @@ private:
         return count;
     }
 
-    // Sets `value` (of an unsettled position) to the win `win` if that is quicker. Concurrent
-    // offers within a ply all carry the same win, so a plain store is enough.
-    static void offer_win(Dtm& value, Dtm win) {
-        const Dtm old = load(value);
-        if (old == DTM_DRAW || (is_win(old) && old > win)) store(value, win);
+    // Whether a win in `win` plies improves on `old`: an unsettled position or a slower win.
+    static bool quicker(Dtm old, int win) { return old == DTM_DRAW || (is_win(old) && old > win); }
+
+    // Sets `value` to the win `win` if that is quicker. Concurrent offers within a ply all carry the
+    // same win, so a plain store is enough. The win is checked against the longest mate only once
+    // taken: at the table's longest loss, every predecessor may already win faster.
+    void offer_win(Dtm& value, int win) {
+        if (!quicker(load(value), win)) return;
+        store(value, Dtm(win));
+        raise_max(win);
     }
     // The same when concurrent offers may differ (en passant edges): keeps the quickest.
-    static void offer_quicker_win(Dtm& value, Dtm win) {
+    void offer_quicker_win(Dtm& value, int win) {
         std::atomic_ref<Dtm> v(value);
         Dtm old = v.load(std::memory_order_relaxed);
-        while ((old == DTM_DRAW || (is_win(old) && old > win)) && !v.compare_exchange_weak(old, win)) {
-        }
+        while (quicker(old, win))
+            if (v.compare_exchange_weak(old, Dtm(win))) {
+                raise_max(win);
+                return;
+            }
     }
 
     template <class F>
@@ -440,16 +454,13 @@ private:
             auto& theirs = state_.values[~side];
             found += for_each_with_value(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
-                if (preds.size) raise_max(n + 1);
-                for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], Dtm(n + 1));
+                for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], n + 1);
             });
             // A double push into this loss wins too, unless en passant saves the opponent.
             auto& ours = state_.values[side];
             for_each_edge(~side, [&](const EnPassantEdge& edge) {
                 if (load(ours[edge.next]) != n || !is_loss(edge.capture)) return;
-                const int win = std::max<int>(n, edge.capture) + 1;
-                raise_max(win);
-                offer_quicker_win(theirs[edge.from], Dtm(win));
+                offer_quicker_win(theirs[edge.from], std::max<int>(n, edge.capture) + 1);
             });
         }
         report_ply(n, found);

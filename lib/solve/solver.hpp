@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "probe/tablebase.hpp"
+#include "store/dtm.hpp"
 
 namespace retro {
 
@@ -29,6 +30,9 @@ struct SolveOptions {
     // Polled between plies and within the first passes; when true the solver checkpoints (between
     // plies) and throws SolveInterrupted.
     const std::atomic<bool>* stop = nullptr;
+    // The longest mate, in plies, the values can hold (DTM_MAX); longer ones throw SolveError. Tests
+    // lower it to meet the limit on small tables.
+    int longest_mate = DTM_MAX;
 };
 
 // dir/KQvKR.checkpoint
