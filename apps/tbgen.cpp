@@ -239,7 +239,10 @@ int main(int argc, char** argv) {
         "arguments are table files to re-check by forward moves")(
         "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table")(
         "codec", po::value<std::string>()->default_value("xz"),
-        "block compression: xz (smallest), zstd (8x faster cold probes, ~14% larger) or zlib");
+        "block compression: xz (smallest), zstd (8x faster cold probes, ~14% larger) or zlib")(
+        "level", po::value<int>(),
+        "compression level (default: xz 6, zstd 19, zlib 9); lower writes faster and larger files, "
+        "e.g. xz 1 (docs/guide.md)");
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
         const po::variables_map& vm = line.options;
@@ -271,6 +274,12 @@ int main(int argc, char** argv) {
         const auto chosen = codec_from_name(codec);
         if (!chosen) throw std::runtime_error("--codec takes xz, zstd or zlib, not '" + codec + "'");
         a.write.codec = *chosen;
+        if (vm.count("level")) {
+            a.write.level = vm["level"].as<int>();
+            if (a.write.level < 0 || a.write.level > codec_max_level(a.write.codec))
+                throw std::runtime_error("--level for " + codec + " takes 0 to " +
+                                         std::to_string(codec_max_level(a.write.codec)));
+        }
         a.dry_run = vm.count("dry-run");
         a.disk_check = !vm.count("no-disk-check");
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();

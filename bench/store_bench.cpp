@@ -5,6 +5,8 @@
 //   store_bench --benchmark_filter=Probe          probes only
 //   RETRO_BENCH_TABLES=DIR store_bench            use DIR/KQvKR.rtb etc. instead of solving
 //   RETRO_BENCH_BIG=0 store_bench                 skip the 220 MB synthetic table
+//   RETRO_BENCH_REWRITE=FILE.rtb store_bench --benchmark_filter=Rewrite
+//                                                 write a real table at several codecs and levels
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -168,10 +170,11 @@ void ReadWholeKQvKR(benchmark::State& state) {
 }
 BENCHMARK(ReadWholeKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void write(benchmark::State& state, const Table& table, Codec codec, bool fill) {
+void write(benchmark::State& state, const Table& table, Codec codec, bool fill, int level = -1) {
     WriteOptions o;
     o.codec = codec;
     o.fill_holes = fill;
+    o.level = level;
     const auto path = table_path(scratch(), table.material());
     for (auto _ : state) write_table(table, path, o);
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(2 * table.scheme.size()));
@@ -220,6 +223,28 @@ const bool big_registered = [] {
         ->UseRealTime()
         ->Unit(benchmark::kSecond);
     benchmark::RegisterBenchmark("ReadSyntheticKRBvKR", ReadSyntheticKRBvKR)
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kSecond);
+    return true;
+}();
+
+// The write time against the file size of a real table (tbgen --codec/--level), e.g. a 5-man one.
+const bool rewrite_registered = [] {
+    const char* env = std::getenv("RETRO_BENCH_REWRITE");
+    if (!env) return false;
+    const auto rewrite = [](benchmark::State& state) {
+        // Read here, not while registering: the index tables are not set up before main.
+        static const std::shared_ptr<const Table> table = read_table(std::getenv("RETRO_BENCH_REWRITE"));
+        write(state, *table, Codec(state.range(0)), true, int(state.range(1)));
+    };
+    benchmark::RegisterBenchmark("Rewrite", rewrite)
+        ->Args({int(Codec::Xz), 6})
+        ->Args({int(Codec::Xz), 4})
+        ->Args({int(Codec::Xz), 3})
+        ->Args({int(Codec::Xz), 1})
+        ->Args({int(Codec::Zstd), 9})
+        ->ArgNames({"codec", "level"})
         ->Iterations(1)
         ->UseRealTime()
         ->Unit(benchmark::kSecond);

@@ -187,7 +187,8 @@ TEST_F(TbgenCli, Help) {
 }
 
 // --wdl writes a bitbase beside every table, and its win/draw/loss agrees with the DTM table on every
-// entry that is a legal position; --codec zstd writes files that read back to the same values.
+// entry that is a legal position; --codec zstd and --level write files that read back to the same
+// values.
 TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     const fs::path xz = dir_ / "xz", zstd = dir_ / "zstd";
     ASSERT_EQ(tbgen("KRvK --wdl -q -o " + xz.string()).status, 0);
@@ -209,4 +210,12 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     ASSERT_EQ(tbgen("KRvK --codec zstd -q -o " + zstd.string()).status, 0);
     EXPECT_EQ(read_table(zstd / "KRvK.rtb")->values, dtm->values);
     EXPECT_NE(tbgen("KRvK --codec lz4 -o " + zstd.string()).status, 0);
+
+    const fs::path fast = dir_ / "fast";
+    ASSERT_EQ(tbgen("KRvK --level 0 -q -o " + fast.string()).status, 0);
+    EXPECT_EQ(read_table(fast / "KRvK.rtb")->values, dtm->values);
+    EXPECT_NE(fs::file_size(fast / "KRvK.rtb"), fs::file_size(xz / "KRvK.rtb"));
+    const auto too_high = tbgen("KRvK --codec zstd --level 23 -o " + fast.string());
+    EXPECT_EQ(too_high.status, 1);
+    EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22"), std::string::npos) << too_high.err;
 }
