@@ -165,10 +165,12 @@ int generate(const GenerateArgs& a) {
     try {
         result = run_job(plan, options);
     } catch (const std::exception& e) {
-        log->line(std::string("error: ") + e.what());
-        std::cerr << "tbgen: error: " << e.what()
-                  << "\nthe tables written so far are complete; fix the cause and run the same command to "
-                     "resume:\n  "
+        const std::string peak = "peak memory " + format_bytes(peak_rss_bytes());
+        log->line(std::string("error: ") + e.what() + " (" + peak + ")");
+        std::cerr << "tbgen: error: " << e.what() << "\n"
+                  << peak
+                  << "; the tables written so far are complete; fix the cause and run the same command "
+                     "to resume:\n  "
                   << a.command_line << "\n";
         return 1;
     }

@@ -1,9 +1,11 @@
 // tbgen end to end: the built executable run on temporary directories.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -218,4 +220,30 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     const auto too_high = tbgen("KRvK --codec zstd --level 23 -o " + fast.string());
     EXPECT_EQ(too_high.status, 1);
     EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22"), std::string::npos) << too_high.err;
+}
+
+// A full disk while a table is written (a file size limit stands in for it: writes fail with EFBIG):
+// a clear error naming the file and the peak memory, exit status 1, no file of that table left under
+// its name or a temporary one. The same command without the limit then builds it.
+TEST_F(TbgenCli, FullDiskStopsWithAClearErrorAndResumes) {
+    const fs::path out = dir_ / "tables";
+    const std::string command = "KQvKR -q -o " + out.string();
+    rlimit old{}, small{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small = old;
+    small.rlim_cur = 200 << 10;     // KQvK and KRvK fit (about 10 KB each), KQvKR (1 MB) does not
+    std::signal(SIGXFSZ, SIG_IGN);  // inherited by tbgen: a failed write instead of a core dump
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    const Outcome full = tbgen(command);
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
+
+    EXPECT_EQ(full.status, 1) << full.err;
+    EXPECT_NE(full.err.find("KQvKR.rtb: write failed: File too large"), std::string::npos) << full.err;
+    EXPECT_NE(full.err.find("peak memory"), std::string::npos) << full.err;
+    EXPECT_NE(full.err.find("run the same command to resume"), std::string::npos) << full.err;
+    EXPECT_EQ(files(out, ".rtb"), (std::set<std::string>{"KQvK.rtb", "KRvK.rtb"}));
+    EXPECT_TRUE(files(out, ".tmp").empty());
+
+    ASSERT_EQ(tbgen(command).status, 0);
+    EXPECT_TRUE(table_file_valid(out / "KQvKR.rtb"));
 }
