@@ -18,7 +18,7 @@
 #include "jobs/threads.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
-#include "solve/verifier.hpp"
+#include "probe/verifier.hpp"
 #include "store/table_file.hpp"
 
 namespace po = boost::program_options;

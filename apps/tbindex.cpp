@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
-#include "index/index_scheme.hpp"
+#include "index/legal_entries.hpp"
 
 using namespace retro;
 namespace po = boost::program_options;
@@ -30,20 +30,20 @@ struct Counts {
     }
 };
 
-// An entry is legal for side c when it decodes and the side not to move (~c) is not in check.
-// Decoded positions have no en passant square and no pawns on ranks 1 or 8, so this is exactly
-// Position::illegality() being empty.
+// Walks the decoded entries once and tests each for both sides to move.
 Counts count(const IndexScheme& scheme) {
     return tbb::parallel_reduce(
         tbb::blocked_range<uint64_t>(0, scheme.size(), 1 << 14), Counts{},
         [&](const tbb::blocked_range<uint64_t>& r, Counts acc) {
-            Position pos;
-            for (uint64_t i = r.begin(); i != r.end(); ++i) {
-                if (!scheme.decode(i, pos)) continue;
+            for (IndexCursor cursor(scheme, r.begin()); cursor.index() < r.end(); cursor.next()) {
+                if (!cursor.valid()) continue;
                 ++acc.decoded;
+                Position pos = scheme.to_position(cursor.placement());
                 const int weight = scheme.weight(pos);
-                for (Color c : {WHITE, BLACK})
-                    if (!pos.in_check(~c)) acc.entries[c] += 1, acc.positions[c] += weight;
+                for (Color c : {WHITE, BLACK}) {
+                    pos.set_side_to_move(c);
+                    if (is_legal_entry(pos)) acc.entries[c] += 1, acc.positions[c] += weight;
+                }
             }
             return acc;
         },

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
 #include "store/codec.hpp"
 #include "store/table_file.hpp"

@@ -10,7 +10,7 @@
 #include "index/index_scheme.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 
 using namespace retro;

@@ -12,6 +12,7 @@
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
+#include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 

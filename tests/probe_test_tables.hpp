@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
 
 namespace retro::testing {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "probe/tablebase.hpp"
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 
 namespace retro::test {

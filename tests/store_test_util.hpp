@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
+#include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 

@@ -1,7 +1,7 @@
 // verify_table re-derives every stored value by forward moves: it passes on the solver's tables
 // (every 3-man table, KQvKR, KBNvK and KRvKP) and reports a corrupted value with the FEN of a
 // position that disagrees.
-#include "solve/verifier.hpp"
+#include "probe/verifier.hpp"
 
 #include <gtest/gtest.h>
 

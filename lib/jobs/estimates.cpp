@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "index/index_scheme.hpp"
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 
 namespace retro {

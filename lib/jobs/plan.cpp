@@ -10,7 +10,7 @@
 
 #include "index/index_scheme.hpp"
 #include "jobs/estimates.hpp"
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 

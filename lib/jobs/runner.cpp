@@ -13,7 +13,7 @@
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
 #include "solve/solver.hpp"
-#include "solve/verifier.hpp"
+#include "probe/verifier.hpp"
 #include "store/table_file.hpp"
 
 namespace retro {

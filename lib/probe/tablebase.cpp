@@ -9,11 +9,6 @@
 
 namespace retro {
 
-Dtm probe_table(const Table& t, const Position& pos) {
-    if (Material::of(pos) == t.material()) return t.value(pos);
-    return t.value(pos.color_flipped());
-}
-
 namespace {
 
 // A material as a number: 4 bits per (colour, piece type) count, white in the low 24 bits. Never 0
@@ -41,12 +36,6 @@ constexpr size_t slot_of(uint64_t key, size_t slots) {
 }
 
 }  // namespace
-
-int preference(Dtm v) {
-    if (is_win(v)) return 1000 - v;
-    if (is_loss(v)) return -1000 + v;
-    return 0;
-}
 
 Tablebase::Tablebase(std::filesystem::path dir, size_t cache_bytes)
     : dir_(std::move(dir)), cache_(std::make_shared<BlockCache>(cache_bytes)) {}
@@ -151,7 +140,7 @@ Dtm Tablebase::probe(const Position& pos) const {
     for (const Move& m : moves)
         if (m.en_passant) {
             const Dtm v = value_through(probe_ignoring_ep(make_move(pos, m)));
-            if (preference(v) > preference(best)) best = v;
+            if (better(v, best)) best = v;
         }
     return best;
 }
@@ -161,9 +150,8 @@ std::vector<std::pair<Move, Dtm>> Tablebase::rank_moves(const Position& pos) con
     generate_legal_moves(pos, moves);
     std::vector<std::pair<Move, Dtm>> ranked;
     for (const Move& m : moves) ranked.emplace_back(m, value_through(probe(make_move(pos, m))));
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-        return preference(a.second) > preference(b.second);
-    });
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return better(a.second, b.second); });
     return ranked;
 }
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "chess/move.hpp"
-#include "store/table.hpp"
+#include "store/table_source.hpp"
 
 namespace retro {
 
@@ -24,19 +24,10 @@ class ProbeError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Value for the side to move of pos, read from t, whose material is pos's or its colour swap.
-// Ignores the en passant right: see Tablebase::probe.
-Dtm probe_table(const Table& t, const Position& pos);
-
-// The mover's value of a move that leads to a position worth `next` to the opponent.
-constexpr Dtm value_through(Dtm next) { return is_draw(next) ? DTM_DRAW : Dtm(next + 1); }
-// Orders values for the side to move: quick wins first, quick losses last.
-int preference(Dtm v);
-
 // Tables come from add() (whole, in memory) or from the directory's files. A file is read whole only
 // by find() (the solver's sub-tables); probe() opens it with a TableReader that decompresses one
 // block per probe and keeps recent blocks in a cache shared by all the directory's files.
-class Tablebase {
+class Tablebase : public TableSource {
 public:
     // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp).
     explicit Tablebase(std::filesystem::path dir = {}, size_t cache_bytes = size_t(64) << 20);
@@ -46,7 +37,7 @@ public:
     // The whole table of this material or its colour swap, read from the directory on first use
     // (every block decompressed and checked); nullptr when there is no such file. Throws StoreError
     // for a corrupted file.
-    std::shared_ptr<const Table> find(const Material& m) const;
+    std::shared_ptr<const Table> find(const Material& m) const override;
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws ProbeError
     // when the position's table is missing or it has more than MAX_MEN men, and StoreError when its

@@ -4,7 +4,7 @@
 
 namespace retro {
 
-ExitProbe::ExitProbe(const IndexScheme& scheme, const Tablebase& tables) : scheme_(scheme) {
+ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables) : scheme_(scheme) {
     const Material& m = scheme.material();
     for (Color side : {WHITE, BLACK})
         for (int victim = QUEEN; victim <= NONE; ++victim)

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "chess/move.hpp"
-#include "probe/tablebase.hpp"
+#include "store/table_source.hpp"
 
 namespace retro {
 
 class ExitProbe {
 public:
     // Finds every table one capture or promotion away in `tables`; throws if one is missing.
-    ExitProbe(const IndexScheme& scheme, const Tablebase& tables);
+    ExitProbe(const IndexScheme& scheme, const TableSource& tables);
 
     // The value for the opponent (to move next) after `side` plays m from placement p, where m
     // captures or promotes. En passant rights cannot arise from such a move.

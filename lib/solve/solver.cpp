@@ -11,7 +11,7 @@
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
-#include "index/index_cursor.hpp"
+#include "index/legal_entries.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 #include "solve/huge_pages.hpp"
@@ -72,7 +72,7 @@ struct IndexList {
 
 class Solver {
 public:
-    Solver(const Material& m, const Tablebase& tb, const SolveOptions& options)
+    Solver(const Material& m, const TableSource& tb, const SolveOptions& options)
         : scheme_(m), exits_(scheme_, tb), options_(options) {}
 
     std::unique_ptr<Table> run() {
@@ -150,32 +150,29 @@ private:
         }
     }
 
-    bool load_entry(Color side, uint64_t i, Entry& e) const {
-        if (!scheme().decode(i, e.placement)) return false;
-        fill_entry(side, i, e);
-        return true;
-    }
-    void fill_entry(Color side, uint64_t i, Entry& e) const {
+    // The entry of index i, which holds a value or counter and so is legal.
+    Entry load_entry(Color side, uint64_t i) const {
+        Entry e;
         e.index = i;
+        scheme().decode(i, e.placement);
         e.diagonal = scheme().kings_on_diagonal(e.placement);
         e.pos = scheme().to_position(e.placement);
         e.pos.set_side_to_move(side);
+        return e;
     }
 
-    // Calls f(entry) for every entry of `side` that is a legal position and `wanted` by its
-    // placement, walking blocks of consecutive entries with a cursor. Once a stop is requested the
-    // remaining blocks are skipped (see abandon_if_stopped).
+    // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, in parallel
+    // blocks. Once a stop is requested the remaining blocks are skipped (see abandon_if_stopped).
     template <class F, class Filter>
-    void for_each_legal_entry(Color side, F&& f, Filter&& wanted) {
+    void for_each_wanted_entry(Color side, F&& f, Filter&& wanted) {
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             if (stop_requested()) return;
-            Entry e;
-            for (IndexCursor cursor(scheme(), r.begin()); cursor.index() < r.end(); cursor.next()) {
-                if (!cursor.valid() || !wanted(cursor.placement())) continue;
-                e.placement = cursor.placement();
-                fill_entry(side, cursor.index(), e);
-                if (!e.pos.in_check(~side)) f(e);  // else the side not to move is in check: illegal
-            }
+            for_each_legal_entry(
+                scheme(), side, r.begin(), r.end(),
+                [&](uint64_t i, const Placement& p, const Position& pos) {
+                    f(Entry{i, scheme().kings_on_diagonal(p), p, pos});
+                },
+                wanted);
         });
     }
 
@@ -263,7 +260,7 @@ private:
         for (Color side : {WHITE, BLACK}) {
             auto& values = state_.values[side];
             tbb::combinable<std::vector<EnPassantEdge>> edges;
-            for_each_legal_entry(
+            for_each_wanted_entry(
                 side,
                 [&](const Entry& e) {
                     const uint64_t i = e.index;
@@ -344,12 +341,11 @@ private:
         MoveList moves;
         generate_legal_moves(pos, moves);
         const Placement placement = scheme().to_placement(pos);
-        Dtm best = DTM_DRAW;
-        int best_preference = -100000;
+        Dtm best = 0;  // checkmated: worse than any move (pos has an en passant capture)
         for (const Move& m : moves)
             if (m.en_passant) {
                 const Dtm v = value_through(exits_.value_after(placement, pos.side_to_move(), m));
-                if (preference(v) > best_preference) best_preference = preference(v), best = v;
+                if (better(v, best)) best = v;
             }
         return best;
     }
@@ -367,7 +363,7 @@ private:
                         return true;
                 return false;
             };
-            for_each_legal_entry(
+            for_each_wanted_entry(
                 side,
                 [&](const Entry& e) {
                     const uint64_t i = e.index;
@@ -407,9 +403,7 @@ private:
                     continue;
                 }
                 if (values[i] != n) continue;
-                Entry e;
-                load_entry(side, i, e);
-                f(e);
+                f(load_entry(side, i));
                 ++found;
             }
             count += found;
@@ -474,8 +468,7 @@ private:
         // NEVER_LOST (255) is more than any position has moves, so it never counts down to zero.
         if (load(value) != DTM_DRAW) return;
         if (std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed) != 1) return;
-        Entry e;
-        load_entry(side, p, e);
+        const Entry e = load_entry(side, p);
         MoveList moves;
         generate_legal_moves(e.pos, moves);
         const int loss = std::max<int>(n, longest_exit_win(e, moves)) + 1;
@@ -536,7 +529,7 @@ uint64_t solver_memory_estimate(const Material& m) {
     return 4 * IndexScheme(m).size();  // a value byte and a counter byte per entry and side to move
 }
 
-std::unique_ptr<Table> solve(const Material& m, const Tablebase& subtables, const SolveOptions& options) {
+std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options) {
     return Solver(m, subtables, options).run();
 }
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "chess/movegen.hpp"
-#include "index/index_cursor.hpp"
+#include "index/legal_entries.hpp"
 
 namespace retro {
 
@@ -32,24 +32,20 @@ TableStatistics compute_statistics(const Table& table) {
         const auto& values = table.values[side];
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, values.size(), 1 << 14), [&](const auto& r) {
             SideStatistics& s = partial.local();
-            for (IndexCursor cursor(table.scheme, r.begin()); cursor.index() < r.end(); cursor.next()) {
-                if (!cursor.valid()) continue;
-                const uint64_t i = cursor.index();
-                Position pos = table.scheme.to_position(cursor.placement());
-                pos.set_side_to_move(side);
-                if (!pos.illegality().empty()) continue;
-                const uint64_t w = uint64_t(table.scheme.weight(pos));
-                const Dtm v = values[i];
-                s.legal += w;
-                s.histogram[v] += w;
-                if (is_win(v)) s.wins += w;
-                if (is_loss(v)) s.losses += w;
-                if (v == 0) s.checkmates += w;
-                if (is_draw(v)) {
-                    s.draws += w;
-                    if (!pos.in_check(side) && !has_legal_move(pos)) s.stalemates += w;
-                }
-            }
+            for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
+                                 [&](uint64_t i, const Placement&, const Position& pos) {
+                                     const uint64_t w = uint64_t(table.scheme.weight(pos));
+                                     const Dtm v = values[i];
+                                     s.legal += w;
+                                     s.histogram[v] += w;
+                                     if (is_win(v)) s.wins += w;
+                                     if (is_loss(v)) s.losses += w;
+                                     if (v == 0) s.checkmates += w;
+                                     if (is_draw(v)) {
+                                         s.draws += w;
+                                         if (!pos.in_check(side) && !has_legal_move(pos)) s.stalemates += w;
+                                     }
+                                 });
         });
         partial.combine_each([&](const SideStatistics& s) {
             auto& t = out.side[side];

@@ -22,4 +22,10 @@ struct Table {
     std::array<std::vector<Dtm>, 2> values;  // [side to move][index]
 };
 
+// Value for the side to move of pos, read from t, whose material is pos's or its colour swap.
+// Ignores the en passant right: see Tablebase::probe.
+inline Dtm probe_table(const Table& t, const Position& pos) {
+    return Material::of(pos) == t.material() ? t.value(pos) : t.value(pos.color_flipped());
+}
+
 }  // namespace retro

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "index/legal_entries.hpp"
 #include "store/format.hpp"
 #include "store/table_reader.hpp"
 
@@ -115,12 +116,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         Position pos;
         for (uint64_t idx = first; idx < last; ++idx) {
             if (options.fill_holes && t.values[side][idx] == DTM_DRAW) {
-                bool hole = !t.scheme.decode(idx, pos);
-                if (!hole) {
-                    pos.set_side_to_move(side);
-                    hole = pos.in_check(~side);
-                }
-                if (hole) {
+                if (!decode_legal(t.scheme, idx, side, pos)) {
                     holes[side][idx >> 6] |= uint64_t(1) << (idx & 63);  // chunks own whole words
                     continue;
                 }

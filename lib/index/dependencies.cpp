@@ -1,4 +1,4 @@
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
 
 #include <algorithm>
 #include <functional>

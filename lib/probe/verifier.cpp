@@ -1,4 +1,4 @@
-#include "solve/verifier.hpp"
+#include "probe/verifier.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -7,7 +7,8 @@
 #include <mutex>
 
 #include "chess/movegen.hpp"
-#include "solve/dependencies.hpp"
+#include "index/dependencies.hpp"
+#include "index/legal_entries.hpp"
 
 namespace retro {
 
@@ -37,11 +38,10 @@ public:
         MoveList moves;
         generate_legal_moves(pos, moves);
         if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
-        Dtm best = 0;
-        int best_preference = -100000;
+        Dtm best = 0;  // checkmated: worse than any move
         for (const Move& m : moves) {
             const Dtm v = value_through(value(make_move(pos, m)));
-            if (preference(v) > best_preference) best_preference = preference(v), best = v;
+            if (better(v, best)) best = v;
         }
         return best;
     }
@@ -63,22 +63,20 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
     for (Color side : {WHITE, BLACK}) {
         tbb::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
             uint64_t n = 0;
-            Position pos;
-            for (uint64_t i = r.begin(); i < r.end(); ++i) {
-                if (!table.scheme.decode(i, pos)) continue;
-                pos.set_side_to_move(side);
-                if (!pos.illegality().empty()) continue;
-                ++n;
-                const Dtm stored = table.values[side][i], expected = successors.expected(pos);
-                if (stored == expected) continue;
-                std::lock_guard lock(mutex);
-                const uint64_t key = i * 2 + side;
-                if (key < first_bad) {
-                    first_bad = key;
-                    result.mismatch =
-                        pos.fen() + ": stored " + describe(stored) + ", moves give " + describe(expected);
-                }
-            }
+            for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
+                                 [&](uint64_t i, const Placement&, const Position& pos) {
+                                     ++n;
+                                     const Dtm stored = table.values[side][i],
+                                               expected = successors.expected(pos);
+                                     if (stored == expected) return;
+                                     std::lock_guard lock(mutex);
+                                     const uint64_t key = i * 2 + side;
+                                     if (key < first_bad) {
+                                         first_bad = key;
+                                         result.mismatch = pos.fen() + ": stored " + describe(stored) +
+                                                           ", moves give " + describe(expected);
+                                     }
+                                 });
             checked += n;
         });
     }

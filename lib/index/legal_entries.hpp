@@ -1,0 +1,40 @@
+// The legal entries of a table for one side to move: the one legality test of a decoded entry and
+// the one walk over them, shared by the solver, the statistics, the verifier, the table writer and
+// tbindex.
+#pragma once
+
+#include "index/index_cursor.hpp"
+
+namespace retro {
+
+// A decoded entry has no colliding men, no pawn on rank 1 or 8 and no en passant right, so it is a
+// legal position for its side to move exactly when the side not to move is not in check
+// (Position::illegality() is then empty).
+inline bool is_legal_entry(const Position& decoded) { return !decoded.in_check(~decoded.side_to_move()); }
+
+// Decodes entry idx with `side` to move into pos; false for a hole or an illegal position.
+inline bool decode_legal(const IndexScheme& scheme, uint64_t idx, Color side, Position& pos) {
+    if (!scheme.decode(idx, pos)) return false;
+    pos.set_side_to_move(side);
+    return is_legal_entry(pos);
+}
+
+// Calls f(index, placement, position) for every legal entry of [begin, end) with `side` to move
+// whose placement is `wanted`. Steps a cursor (cheap) instead of decoding every entry.
+template <class F, class Wanted>
+void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f,
+                          Wanted&& wanted) {
+    for (IndexCursor cursor(scheme, begin); cursor.index() < end; cursor.next()) {
+        if (!cursor.valid() || !wanted(cursor.placement())) continue;
+        Position pos = scheme.to_position(cursor.placement());
+        pos.set_side_to_move(side);
+        if (is_legal_entry(pos)) f(cursor.index(), cursor.placement(), pos);
+    }
+}
+
+template <class F>
+void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
+    for_each_legal_entry(scheme, side, begin, end, f, [](const Placement&) { return true; });
+}
+
+}  // namespace retro
