@@ -4,10 +4,12 @@
 //   index_bench --benchmark_filter=KRPvKR     one material
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <optional>
 #include <random>
 #include <vector>
 
-#include "index/index_scheme.hpp"
+#include "index/legal_entries.hpp"
 
 using namespace retro;
 
@@ -74,12 +76,41 @@ void decode_random(benchmark::State& state, const Material& m) {
     state.SetItemsProcessed(int64_t(state.iterations()));
 }
 
+// The cursor's step to the next entry, as the solver's full sweeps walk the index.
+void cursor_next(benchmark::State& state, const Material& m) {
+    const IndexScheme scheme(m);
+    std::optional<IndexCursor> cursor(std::in_place, scheme, scheme.size() / 3);
+    for (auto _ : state) {
+        cursor->next();
+        if (cursor->index() == scheme.size()) cursor.emplace(scheme, 0);
+        benchmark::DoNotOptimize(cursor->placement());
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
+// The walk over legal entries (cursor, position, legality test), per entry walked.
+void legal_walk(benchmark::State& state, const Material& m) {
+    const IndexScheme scheme(m);
+    constexpr uint64_t SPAN = 1 << 16;
+    uint64_t first = scheme.size() / 3, legal = 0;
+    for (auto _ : state) {
+        const uint64_t last = std::min(scheme.size(), first + SPAN);
+        for_each_legal_entry(scheme, WHITE, first, last,
+                             [&](uint64_t, const Placement&, const Position&) { ++legal; });
+        first = last == scheme.size() ? 0 : last;
+    }
+    benchmark::DoNotOptimize(legal);
+    state.SetItemsProcessed(int64_t(state.iterations() * SPAN));
+}
+
 const bool REGISTERED = [] {
     for (const char* name : MATERIALS) {
         const Material m = Material::parse(name);
         benchmark::RegisterBenchmark((std::string("Encode/") + name).c_str(), encode, m);
         benchmark::RegisterBenchmark((std::string("DecodeSequential/") + name).c_str(), decode_sequential, m);
         benchmark::RegisterBenchmark((std::string("DecodeRandom/") + name).c_str(), decode_random, m);
+        benchmark::RegisterBenchmark((std::string("CursorNext/") + name).c_str(), cursor_next, m);
+        benchmark::RegisterBenchmark((std::string("LegalWalk/") + name).c_str(), legal_walk, m);
     }
     return true;
 }();
