@@ -11,13 +11,13 @@
 #include <iostream>
 #include <thread>
 
+#include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "jobs/bench.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/threads.hpp"
-#include "index/dependencies.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
 #include "store/checksum.hpp"

@@ -16,9 +16,9 @@
 #include "jobs/runner.hpp"
 #include "jobs/signals.hpp"
 #include "jobs/threads.hpp"
+#include "probe/verifier.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
-#include "probe/verifier.hpp"
 #include "store/table_file.hpp"
 
 namespace po = boost::program_options;

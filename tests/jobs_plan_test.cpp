@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
+#include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
-#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 
 using namespace retro;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "probe/tablebase.hpp"
 #include "index/dependencies.hpp"
+#include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
 
 namespace retro::test {

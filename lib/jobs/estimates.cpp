@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "index/index_scheme.hpp"
 #include "index/dependencies.hpp"
+#include "index/index_scheme.hpp"
 #include "solve/solver.hpp"
 
 namespace retro {

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <set>
 
+#include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "jobs/estimates.hpp"
-#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 

@@ -12,8 +12,8 @@
 #include "jobs/estimates.hpp"
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
-#include "solve/solver.hpp"
 #include "probe/verifier.hpp"
+#include "solve/solver.hpp"
 #include "store/table_file.hpp"
 
 namespace retro {

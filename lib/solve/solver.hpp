@@ -7,8 +7,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "store/table_source.hpp"
 #include "store/dtm.hpp"
+#include "store/table_source.hpp"
 
 namespace retro {
 
@@ -43,6 +43,7 @@ uint64_t solver_memory_estimate(const Material& m);
 
 // Solves material m (canonical). Every table one capture or promotion away must be in `subtables`.
 // The result does not depend on the number of threads.
-std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options = {});
+std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables,
+                             const SolveOptions& options = {});
 
 }  // namespace retro
