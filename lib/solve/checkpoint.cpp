@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "index/index_scheme.hpp"
+#include "solve/huge_pages.hpp"
 #include "store/checksum.hpp"
 #include "store/table_file.hpp"
 
@@ -13,7 +14,7 @@ namespace retro {
 
 namespace {
 
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '1'};
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '2'};
 
 struct Header {
     char magic[8];
@@ -21,7 +22,11 @@ struct Header {
     uint64_t entries;
     int32_t next_ply;
     int32_t max_value;
+    int32_t window;
+    int32_t zero;
     uint64_t edges[2];
+    uint64_t log_length;
+    uint64_t log_checksum;
     uint64_t checksum;  // over the header fields above and every array after it
 };
 
@@ -29,8 +34,7 @@ struct Header {
 template <class State, class F>
 void for_each_array(State& s, F&& f) {
     for (int side = 0; side < 2; ++side) {
-        f(s.values[side].data(), s.values[side].size());
-        f(s.counters[side].data(), s.counters[side].size());
+        f(s.codes[side].data(), s.codes[side].size());
         f(s.edges[side].data(), s.edges[side].size() * sizeof(EnPassantEdge));
     }
 }
@@ -54,10 +58,13 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, cons
     Header h{};
     std::memcpy(h.magic, MAGIC, sizeof MAGIC);
     std::strncpy(h.material, m.name().c_str(), sizeof h.material - 1);
-    h.entries = s.values[0].size();
+    h.entries = s.codes[0].size();
     h.next_ply = s.next_ply;
     h.max_value = s.max_value;
+    h.window = s.window;
     for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
+    h.log_length = s.log_length;
+    h.log_checksum = s.log_checksum;
     h.checksum = state_checksum(h, s);
     const auto tmp = std::filesystem::path(path.string() + ".tmp");
     File out{std::fopen(tmp.c_str(), "wb")};
@@ -84,12 +91,21 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
         return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
+    // The sizes the header claims must add up to the file's size before anything is allocated.
+    std::error_code ec;
+    const uint64_t file_bytes = std::filesystem::file_size(path, ec);
+    const uint64_t most_edges = file_bytes / sizeof(EnPassantEdge);
+    if (ec || h.edges[0] > most_edges || h.edges[1] > most_edges ||
+        file_bytes != sizeof h + 2 * h.entries + (h.edges[0] + h.edges[1]) * sizeof(EnPassantEdge))
+        return std::nullopt;
     SolverState s;
     s.next_ply = h.next_ply;
     s.max_value = h.max_value;
+    s.window = h.window;
+    s.log_length = h.log_length;
+    s.log_checksum = h.log_checksum;
     for (int side = 0; side < 2; ++side) {
-        s.values[side].resize(h.entries);
-        s.counters[side].resize(h.entries);
+        assign_on_huge_pages(s.codes[side], h.entries, state::Code(0));
         s.edges[side].resize(h.edges[side]);
     }
     bool ok = true;

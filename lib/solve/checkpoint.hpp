@@ -5,23 +5,29 @@
 #include <optional>
 #include <vector>
 
+#include "solve/entry_state.hpp"
 #include "store/table.hpp"
 
 namespace retro {
 
 struct EnPassantEdge {
-    uint64_t from;                     // the entry whose side to move pushes
-    uint64_t next;                     // the entry reached, without the en passant right (opponent to move)
-    Dtm capture;                       // the opponent's best en passant capture, for the opponent
-    std::array<uint8_t, 7> padding{};  // zero, so checkpoints are byte-for-byte reproducible
+    uint64_t from;   // the entry whose side to move pushes
+    uint64_t next;   // the entry reached, without the en passant right (opponent to move)
+    Dtm capture;     // the opponent's best en passant capture, for the opponent
+    uint8_t zero{};  // padding, zero so that checkpoints are byte-for-byte reproducible
+    // The win this edge offered `from` beyond the window (0: none), for Solver::refresh_far.
+    uint16_t far_win = 0;
+    uint32_t padding{};
 };
 
 struct SolverState {
-    int next_ply = 0;   // the first ply not yet swept
-    int max_value = 0;  // the largest distance assigned so far
-    std::array<std::vector<Dtm>, 2> values;
-    std::array<std::vector<uint8_t>, 2> counters;
-    std::array<std::vector<EnPassantEdge>, 2> edges;  // by the side that pushes
+    int next_ply = 0;                                 // the first ply not yet swept
+    int max_value = 0;                                // the largest distance assigned so far
+    int window = 0;                                   // the size of the window the pending codes are taken in
+    std::array<std::vector<state::Code>, 2> codes;    // by side to move and index
+    std::array<std::vector<EnPassantEdge>, 2> edges;  // by the side that pushes, sorted
+    uint64_t log_length = 0;                          // the layer log's bytes that belong to this state
+    uint64_t log_checksum = 0;
 };
 
 // Writes the state of material m's solve to `path` (temporary name, flush, rename).

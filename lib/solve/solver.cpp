@@ -3,7 +3,10 @@
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -15,16 +18,17 @@
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 #include "solve/huge_pages.hpp"
+#include "solve/layer_log.hpp"
 
 namespace retro {
 
 namespace {
 
-// Counter mark: a capture or promotion reaches a draw, so this position is never lost and needs no
-// count of its moves (every value byte is taken by distances and the draw).
-constexpr uint8_t NEVER_LOST = 255;
+using namespace state;
 
 constexpr uint64_t GRAIN = 1 << 14;
+// The layer sweeps walk the index in chunks of this many entries, one layer log record each.
+constexpr uint64_t CHUNK = 1 << 16;
 
 template <class T>
 T load(const T& v) {
@@ -73,15 +77,14 @@ struct IndexList {
 class Solver {
 public:
     Solver(const Material& m, const TableSource& tb, const SolveOptions& options)
-        : scheme_(m), exits_(scheme_, tb), options_(options) {}
+        : scheme_(m), exits_(scheme_, tb), options_(options), window_(options.window) {}
 
     std::unique_ptr<Table> run() {
         start_ = last_checkpoint_ = std::chrono::steady_clock::now();
         if (!resume()) {
-            for (Color side : {WHITE, BLACK}) {
-                assign_on_huge_pages(state_.values[side], scheme().size(), DTM_DRAW);
-                assign_on_huge_pages(state_.counters[side], scheme().size(), uint8_t(0));
-            }
+            log_ = std::make_unique<LayerLog>(log_path(), 0, 0);
+            for (Color side : {WHITE, BLACK})
+                assign_on_huge_pages(state_.codes[side], scheme().size(), NEVER_LOST);
             initial_pass();
             abandon_if_stopped("its first pass");
             report("captures, mates and stalemates");
@@ -91,22 +94,36 @@ public:
             after_ply(0);
         }
         for (int n = state_.next_ply; n <= max_value_.load(); ++n) {
+            if (n % window_.refresh() == 0) refresh_far(n);
             if (n % 2 == 0)
-                mark_wins_before_losses(Dtm(n));
+                mark_wins_before_losses(n);
             else
-                count_down_before_wins(Dtm(n));
+                count_down_before_wins(n);
             after_ply(n + 1);
         }
-        return std::make_unique<Table>(scheme().material(), std::move(state_.values));
+        return finish();
     }
 
 private:
     const IndexScheme& scheme() const { return scheme_; }
 
+    // Next to the checkpoint (dir/KQvKR.layers), or an anonymous temporary file without one.
+    std::filesystem::path log_path() const {
+        return options_.checkpoint.empty()
+                   ? std::filesystem::path()
+                   : std::filesystem::path(options_.checkpoint).replace_extension(".layers");
+    }
+
     bool resume() {
         if (options_.checkpoint.empty()) return false;
         auto saved = read_checkpoint(options_.checkpoint, scheme().material());
-        if (!saved) return false;
+        if (!saved || saved->window != window_.size()) return false;
+        try {
+            log_ = std::make_unique<LayerLog>(log_path(), saved->log_length, saved->log_checksum);
+        } catch (const SolveError& e) {
+            report(std::string("starting over, the checkpoint's layer log is unusable (") + e.what() + ")");
+            return false;
+        }
         state_ = std::move(*saved);
         max_value_ = state_.max_value;
         report("resumed from " + options_.checkpoint.string() + " at ply " + std::to_string(state_.next_ply));
@@ -121,7 +138,11 @@ private:
         const bool due =
             std::chrono::duration<double>(now - last_checkpoint_).count() >= options_.checkpoint_seconds;
         if (!options_.checkpoint.empty() && (stop || due)) {
+            log_->sync();
             state_.max_value = max_value_.load();
+            state_.window = window_.size();
+            state_.log_length = log_->length();
+            state_.log_checksum = log_->checksum();
             write_checkpoint(options_.checkpoint, scheme().material(), state_);
             last_checkpoint_ = std::chrono::steady_clock::now();
             report("checkpoint at ply " + std::to_string(next_ply));
@@ -150,7 +171,13 @@ private:
         }
     }
 
-    // The entry of index i, which holds a value or counter and so is legal.
+    // The code of a distance found while layer n is swept (raising the largest distance).
+    Code decided(int ply, int n) {
+        raise_max(ply);
+        return window_.fits(ply, n) ? window_.code(ply) : (ply % 2 ? FAR_WIN : FAR_LOSS);
+    }
+
+    // The entry of index i, which holds a distance or counter and so is legal.
     Entry load_entry(Color side, uint64_t i) const {
         Entry e;
         e.index = i;
@@ -213,42 +240,55 @@ private:
     }
 
     // Folds the value of one move that leaves the table into a win bound or a never-lost mark.
-    static void fold_exit(Dtm reached, Dtm& best_win, bool& drawn) {
+    static void fold_exit(Dtm reached, int& best_win, bool& drawn) {
         if (is_loss(reached))
-            best_win = std::min<Dtm>(best_win, reached + 1);
+            best_win = std::min<int>(best_win, reached + 1);
         else if (is_draw(reached))
             drawn = true;
     }
-    void apply_exits(Dtm& value, uint8_t& counter, Dtm best_win, bool drawn) {
-        if (best_win != DTM_DRAW && (!is_win(value) || best_win < value)) {
-            value = best_win;
-            raise_max(best_win);
-        } else if (drawn && value == DTM_DRAW) {
-            counter = NEVER_LOST;
+    static constexpr int NO_WIN = 1 << 30;
+
+    // The code after the exits of an entry coded `code` gave a win bound or a draw, in the first
+    // passes (ply 0): a quicker win, or a never-lost mark for an undecided entry.
+    Code apply_exits(Code code, int best_win, bool drawn) {
+        if (best_win != NO_WIN) {
+            const bool quicker =
+                undecided(code) || code == NEVER_LOST ||
+                (pending(code) && window_.ply(code, 0) % 2 && window_.ply(code, 0) > best_win);
+            if (quicker) return decided(best_win, 0);
+            return code;  // a quicker win already, or a far win whose bound is derived from all exits
         }
+        return drawn && undecided(code) ? NEVER_LOST : code;
     }
 
     // The longest win for the opponent among the moves that leave the table (-1 if none), or
-    // DTM_DRAW when one of them does not lose.
+    // NO_WIN when one of them does not lose.
     int longest_exit_win(const Entry& e, const MoveList& moves) const {
         int longest = -1;
         for (const Move& m : moves) {
             if (!leaves_table(m)) continue;
             const Dtm v = exits_.value_after(e.placement, e.pos.side_to_move(), m);
-            if (!is_win(v)) return DTM_DRAW;
+            if (!is_win(v)) return NO_WIN;
             longest = std::max<int>(longest, v);
         }
         return longest;
     }
+    // The quickest win through the moves that leave the table, or NO_WIN.
+    int quickest_exit_win(const Entry& e, const MoveList& moves) const {
+        int best_win = NO_WIN;
+        bool drawn = false;
+        for (const Move& m : moves)
+            if (leaves_table(m))
+                fold_exit(exits_.value_after(e.placement, e.pos.side_to_move(), m), best_win, drawn);
+        return best_win;
+    }
 
     // A position whose every move leaves the table and loses is lost at once: no quiet successor
-    // will ever report to it.
-    void settle_if_only_losing_exits(Color side, const Entry& e, const MoveList& moves) {
-        if (moves.size == 0) return;  // stalemate
+    // will ever report to it. Returns its code.
+    Code settle_if_only_losing_exits(const Entry& e, const MoveList& moves, Code code) {
+        if (moves.size == 0) return code;  // stalemate
         const int longest = longest_exit_win(e, moves);
-        if (longest == DTM_DRAW) return;
-        state_.values[side][e.index] = Dtm(longest + 1);
-        raise_max(longest + 1);
+        return longest == NO_WIN ? code : decided(longest + 1, 0);
     }
 
     static bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
@@ -258,7 +298,7 @@ private:
     // successors for the loss test; double pushes that grant en passant.
     void initial_pass() {
         for (Color side : {WHITE, BLACK}) {
-            auto& values = state_.values[side];
+            auto& codes = state_.codes[side];
             tbb::combinable<std::vector<EnPassantEdge>> edges;
             for_each_wanted_entry(
                 side,
@@ -271,10 +311,10 @@ private:
                         quiet = listed_quiet_count(e, moves);
                     }
                     if (quiet + moves.exits.size + moves.double_pushes.size == 0) {
-                        if (e.pos.in_check(side)) values[i] = 0;  // else stalemate: a draw
+                        codes[i] = e.pos.in_check(side) ? decided(0, 0) : NEVER_LOST;  // mate or stalemate
                         return;
                     }
-                    Dtm best_win = DTM_DRAW;
+                    int best_win = NO_WIN;
                     bool drawn = false, any_promotion = false;
                     for (const Move& m : moves.exits) {
                         if (promotes(m))
@@ -292,14 +332,20 @@ private:
                         }
                         ++quiet;
                     }
-                    state_.counters[side][i] = uint8_t(quiet);
-                    apply_exits(values[i], state_.counters[side][i], best_win, drawn);
-                    if (quiet == 0 && values[i] == DTM_DRAW && !any_promotion)
-                        settle_if_only_losing_exits(side, e, moves.exits);
+                    if (quiet > COUNTER_MAX)
+                        throw SolveError(scheme().material().name() + ": a position with more than " +
+                                         std::to_string(COUNTER_MAX) + " quiet moves");
+                    Code code = apply_exits(Code(quiet), best_win, drawn);
+                    if (code == 0 && !any_promotion) code = settle_if_only_losing_exits(e, moves.exits, code);
+                    codes[i] = code;
                 },
                 [](const Placement&) { return true; });
-            edges.combine_each([&](const auto& v) {
-                state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end());
+            // In index order, whatever order the threads found them in: checkpoints are reproducible
+            // and refresh_far finds an entry's edges by binary search.
+            auto& list = state_.edges[side];
+            edges.combine_each([&](const auto& v) { list.insert(list.end(), v.begin(), v.end()); });
+            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+                return std::tie(a.from, a.next) < std::tie(b.from, b.next);
             });
         }
     }
@@ -355,7 +401,7 @@ private:
     void promotion_pass() {
         for (Color side : {WHITE, BLACK}) {
             if (!scheme().material().count(side, PAWN)) continue;
-            auto& values = state_.values[side];
+            auto& codes = state_.codes[side];
             const auto on_seventh = [&](const Placement& p) {
                 for (int s = 2; s < scheme().men(); ++s)
                     if (scheme().piece_of_slot(s) == Piece{side, PAWN} &&
@@ -367,135 +413,226 @@ private:
                 side,
                 [&](const Entry& e) {
                     const uint64_t i = e.index;
-                    if (values[i] == 0) return;
+                    if (codes[i] == window_.code(0)) return;  // checkmated
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
-                    Dtm best_win = DTM_DRAW;
+                    int best_win = NO_WIN;
                     bool drawn = false;
                     for (const Move& m : moves)
                         if (promotes(m)) fold_exit(exits_.value_after(e.placement, side, m), best_win, drawn);
-                    apply_exits(values[i], state_.counters[side][i], best_win, drawn);
-                    if (state_.counters[side][i] == 0 && values[i] == DTM_DRAW)
-                        settle_if_only_losing_exits(side, e, moves);
+                    Code code = apply_exits(codes[i], best_win, drawn);
+                    if (code == 0) code = settle_if_only_losing_exits(e, moves, code);
+                    codes[i] = code;
                 },
                 on_seventh);
         }
     }
 
+    // Every REFRESH plies: the far distances that now fit the window become pending. A far entry's
+    // distance is derived again from its moves, as when it was found: a far win is its quickest
+    // winning exit or en passant edge, a far loss its longest exit win plus one.
+    void refresh_far(int n) {
+        for (Color side : {WHITE, BLACK}) {
+            auto& codes = state_.codes[side];
+            tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+                for (uint64_t i = r.begin(); i < r.end(); ++i) {
+                    if (i % 8 == 0 && i + 8 <= r.end() && !has_byte(codes.data() + i, FAR_WIN) &&
+                        !has_byte(codes.data() + i, FAR_LOSS)) {
+                        i += 7;
+                        continue;
+                    }
+                    if (codes[i] != FAR_WIN && codes[i] != FAR_LOSS) continue;
+                    const Entry e = load_entry(side, i);
+                    MoveList moves;
+                    generate_legal_moves(e.pos, moves);
+                    const int ply = codes[i] == FAR_LOSS
+                                        ? longest_exit_win(e, moves) + 1
+                                        : std::min(quickest_exit_win(e, moves), far_edge_win(side, i));
+                    assert(ply >= n && ply < NO_WIN);
+                    if (window_.fits(ply, n)) codes[i] = window_.code(ply);
+                }
+            });
+        }
+    }
+
+    // The quickest win beyond the window that an en passant edge from entry i offered, or NO_WIN.
+    int far_edge_win(Color side, uint64_t i) const {
+        const auto& edges = state_.edges[side];
+        auto it = std::lower_bound(edges.begin(), edges.end(), i,
+                                   [](const auto& e, uint64_t x) { return e.from < x; });
+        int best = NO_WIN;
+        for (; it != edges.end() && it->from == i; ++it)
+            if (it->far_win) best = std::min<int>(best, it->far_win);
+        return best;
+    }
+
     // Whether one of the eight bytes at p equals n (the classic zero-byte test on p ^ n...n).
-    static bool has_byte(const Dtm* p, Dtm n) {
+    static bool has_byte(const Code* p, Code n) {
         uint64_t w;
         std::memcpy(&w, p, 8);
         w ^= 0x0101010101010101ULL * n;
         return ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0;
     }
 
-    // Calls f(entry) for every entry of `side` whose value is n; returns how many there were.
+    // The layer n of `side`: calls f(entry) for every entry decided in exactly n plies, logs them
+    // and marks them done; returns how many there were. The chunks are scanned in parallel and
+    // logged in index order.
     template <class F>
-    uint64_t for_each_with_value(Color side, Dtm n, F&& f) {
-        const auto& values = state_.values[side];
-        std::atomic<uint64_t> count{0};
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
-            uint64_t found = 0;
-            for (uint64_t i = r.begin(); i < r.end(); ++i) {
-                if (i % 8 == 0 && i + 8 <= r.end() && !has_byte(values.data() + i, n)) {
-                    i += 7;  // eight entries at once: most hold other values
-                    continue;
-                }
-                if (values[i] != n) continue;
-                f(load_entry(side, i));
-                ++found;
-            }
-            count += found;
-        });
+    uint64_t sweep_layer(Color side, int n, F&& f) {
+        auto& codes = state_.codes[side];
+        const Code wanted = window_.code(n), done = n % 2 ? DONE_WIN : DONE_LOSS;
+        const uint64_t chunks = (scheme().size() + CHUNK - 1) / CHUNK;
+        uint64_t next_chunk = 0, count = 0;
+        tbb::parallel_pipeline(
+            4 * size_t(tbb::this_task_arena::max_concurrency()),
+            tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
+                                             [&](tbb::flow_control& fc) -> uint64_t {
+                                                 if (next_chunk == chunks) fc.stop();
+                                                 return next_chunk++;
+                                             }) &
+                tbb::make_filter<uint64_t, LayerChunk>(
+                    tbb::filter_mode::parallel,
+                    [&](uint64_t c) {
+                        LayerChunk found;
+                        const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
+                        for (uint64_t i = c * CHUNK; i < end; ++i) {
+                            if (i % 8 == 0 && i + 8 <= end && !has_byte(codes.data() + i, wanted)) {
+                                i += 7;  // eight entries at once: most hold other codes
+                                continue;
+                            }
+                            if (codes[i] != wanted) continue;
+                            f(load_entry(side, i));
+                            found.add(i);
+                            codes[i] = done;
+                        }
+                        return found;
+                    }) &
+                tbb::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
+                                                   [&](const LayerChunk& found) {
+                                                       if (found.empty()) return;
+                                                       log_->append(n, side, found);
+                                                       count += found.size();
+                                                   }));
         return count;
     }
 
-    // Whether a win in `win` plies improves on `old`: an unsettled position or a slower win.
-    static bool quicker(Dtm old, int win) { return old == DTM_DRAW || (is_win(old) && old > win); }
-
-    // Sets `value` to the win `win` if that is quicker. Concurrent offers within a ply all carry the
-    // same win, so a plain store is enough. The win is checked against the longest mate only once
-    // taken: at the table's longest loss, every predecessor may already win faster.
-    void offer_win(Dtm& value, int win) {
-        if (!quicker(load(value), win)) return;
-        store(value, Dtm(win));
-        raise_max(win);
+    // Whether a win in `win` plies, within the window, is quicker than what `code` holds.
+    bool quicker(Code code, int win, int n) const {
+        return undecided(code) || code == NEVER_LOST || code == FAR_WIN ||
+               (pending(code) && window_.ply(code, n) % 2 && window_.ply(code, n) > win);
     }
-    // The same when concurrent offers may differ (en passant edges): keeps the quickest.
-    void offer_quicker_win(Dtm& value, int win) {
-        std::atomic_ref<Dtm> v(value);
-        Dtm old = v.load(std::memory_order_relaxed);
-        while (quicker(old, win))
-            if (v.compare_exchange_weak(old, Dtm(win))) {
-                raise_max(win);
-                return;
-            }
+
+    // Sets `code` to a win in `win` plies if that is quicker. Concurrent offers within a ply all
+    // carry the same win, so a plain store is enough. The win counts toward the longest mate only
+    // once taken: at the table's longest loss, every predecessor may already win faster.
+    void offer_win(Code& code, int win, int n) {
+        if (!quicker(load(code), win, n)) return;
+        store(code, window_.code(win));
+        raise_max(win);
     }
 
     template <class F>
     void for_each_edge(Color pusher, F&& f) {
-        const auto& edges = state_.edges[pusher];
+        auto& edges = state_.edges[pusher];
         tbb::parallel_for(tbb::blocked_range<size_t>(0, edges.size(), GRAIN), [&](const auto& r) {
             for (size_t k = r.begin(); k < r.end(); ++k) f(edges[k]);
         });
     }
 
-    // Ply n even: every predecessor of a position lost in n plies wins in n + 1.
-    void mark_wins_before_losses(Dtm n) {
+    // Ply n even: every predecessor of a position lost in n plies wins in n + 1. The en passant
+    // edges go first, while the layer's entries still hold their pending code.
+    void mark_wins_before_losses(int n) {
+        for (Color side : {WHITE, BLACK}) {
+            // A double push into this loss wins too, unless en passant saves the opponent.
+            auto& theirs = state_.codes[~side];
+            const auto& ours = state_.codes[side];
+            for_each_edge(~side, [&](EnPassantEdge& edge) {
+                if (ours[edge.next] != window_.code(n) || !is_loss(edge.capture)) return;
+                offer_edge_win(theirs[edge.from], edge, std::max<int>(n, edge.capture) + 1, n);
+            });
+        }
         uint64_t found = 0;
         for (Color side : {WHITE, BLACK}) {
-            auto& theirs = state_.values[~side];
-            found += for_each_with_value(side, n, [&](const Entry& e) {
+            auto& theirs = state_.codes[~side];
+            found += sweep_layer(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
-                for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], n + 1);
-            });
-            // A double push into this loss wins too, unless en passant saves the opponent.
-            auto& ours = state_.values[side];
-            for_each_edge(~side, [&](const EnPassantEdge& edge) {
-                if (load(ours[edge.next]) != n || !is_loss(edge.capture)) return;
-                offer_quicker_win(theirs[edge.from], std::max<int>(n, edge.capture) + 1);
+                for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], n + 1, n);
             });
         }
         report_ply(n, found);
+    }
+
+    // An en passant edge's win for the pusher: offers from several edges may differ, so the
+    // quickest is kept by compare-and-swap; one beyond the window is kept in the edge.
+    void offer_edge_win(Code& code, EnPassantEdge& edge, int win, int n) {
+        std::atomic_ref<Code> c(code);
+        Code old = c.load(std::memory_order_relaxed);
+        if (!window_.fits(win, n)) {
+            while ((undecided(old) || old == NEVER_LOST) && !c.compare_exchange_weak(old, FAR_WIN)) {
+            }
+            if (c.load(std::memory_order_relaxed) == FAR_WIN) {
+                edge.far_win = uint16_t(win);
+                raise_max(win);
+            }
+            return;
+        }
+        while (quicker(old, win, n))
+            if (c.compare_exchange_weak(old, window_.code(win))) {
+                raise_max(win);
+                return;
+            }
     }
 
     // One more move of entry p (of `side`) is known to reach a win for the opponent, the last of
     // them in n plies; when none is left the position is lost.
-    void count_down(Color side, uint64_t p, Dtm n) {
-        Dtm& value = state_.values[side][p];
-        uint8_t& counter = state_.counters[side][p];
-        // NEVER_LOST (255) is more than any position has moves, so it never counts down to zero.
-        if (load(value) != DTM_DRAW) return;
-        if (std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+    void count_down(Color side, uint64_t p, int n) {
+        Code& code = state_.codes[side][p];
+        if (!undecided(load(code))) return;
+        const Code before = std::atomic_ref<Code>(code).fetch_sub(1, std::memory_order_relaxed);
+        assert(before > 0 && undecided(before));
+        if (before != 1) return;
         const Entry e = load_entry(side, p);
         MoveList moves;
         generate_legal_moves(e.pos, moves);
-        const int loss = std::max<int>(n, longest_exit_win(e, moves)) + 1;
-        raise_max(loss);
-        store(value, Dtm(loss));
+        store(code, decided(std::max<int>(n, longest_exit_win(e, moves)) + 1, n));
     }
 
     // Ply n odd: each predecessor of a position won in n plies has one move fewer that may avoid
     // losing; at zero it is lost.
-    void count_down_before_wins(Dtm n) {
-        uint64_t found = 0;
+    void count_down_before_wins(int n) {
         for (Color side : {WHITE, BLACK}) {
-            found += for_each_with_value(side, n, [&](const Entry& e) {
-                const IndexList preds = predecessors(e);
-                for (int k = 0; k < preds.size; ++k) count_down(~side, preds.items[k], n);
-            });
             // A double push reaches a win for the opponent once either the entry behind it or
             // the en passant capture wins for them: count it at the first of the two.
-            const auto& theirs = state_.values[~side];
+            const auto& theirs = state_.codes[~side];
             for_each_edge(side, [&](const EnPassantEdge& edge) {
-                const Dtm next = load(theirs[edge.next]);
-                const int via_next = is_win(next) && next <= n ? next : 1000;
-                const int via_capture = is_win(edge.capture) ? edge.capture : 1000;
+                const Code next = theirs[edge.next];
+                const int via_next = next == window_.code(n) ? n : next == DONE_WIN ? -1 : NO_WIN;
+                const int via_capture = is_win(edge.capture) ? edge.capture : NO_WIN;
                 if (std::min(via_next, via_capture) == n) count_down(side, edge.from, n);
             });
         }
+        uint64_t found = 0;
+        for (Color side : {WHITE, BLACK})
+            found += sweep_layer(side, n, [&](const Entry& e) {
+                const IndexList preds = predecessors(e);
+                for (int k = 0; k < preds.size; ++k) count_down(~side, preds.items[k], n);
+            });
         report_ply(n, found);
+    }
+
+    // The values: every entry not decided is a draw; the decided ones take their distance from the
+    // layer log, in place of their codes.
+    std::unique_ptr<Table> finish() {
+        for (auto& codes : state_.codes)
+            tbb::parallel_for(tbb::blocked_range<uint64_t>(0, codes.size(), GRAIN), [&](const auto& r) {
+                for (uint64_t i = r.begin(); i < r.end(); ++i) {
+                    assert(!pending(codes[i]) && codes[i] != FAR_WIN && codes[i] != FAR_LOSS);
+                    if (codes[i] != DONE_WIN && codes[i] != DONE_LOSS) codes[i] = DTM_DRAW;
+                }
+            });
+        log_->replay([&](int ply, Color side, uint64_t i) { state_.codes[side][i] = Dtm(ply); });
+        report("reading the distances back from the layer log");
+        return std::make_unique<Table>(scheme().material(), std::move(state_.codes));
     }
 
     void report(const std::string& what) const {
@@ -515,6 +652,8 @@ private:
     ExitProbe exits_;
     SolveOptions options_;
     SolverState state_;
+    std::unique_ptr<LayerLog> log_;
+    const Window window_;
     std::atomic<int> max_value_{0};
     std::chrono::steady_clock::time_point start_, last_checkpoint_;
 };
@@ -526,7 +665,7 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Ma
 }
 
 uint64_t solver_memory_estimate(const Material& m) {
-    return 4 * IndexScheme(m).size();  // a value byte and a counter byte per entry and side to move
+    return 2 * IndexScheme(m).size();  // one state byte per entry and side to move
 }
 
 std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options) {

@@ -5,21 +5,13 @@
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
-#include <stdexcept>
 
+#include "solve/entry_state.hpp"
+#include "solve/solve_error.hpp"
 #include "store/dtm.hpp"
 #include "store/table_source.hpp"
 
 namespace retro {
-
-class SolveError : public std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// Thrown when a stop was requested; the work done is in the checkpoint, if one was named.
-class SolveInterrupted : public SolveError {
-    using SolveError::SolveError;
-};
 
 struct SolveOptions {
     std::ostream* progress = nullptr;  // per-ply lines when set
@@ -33,6 +25,9 @@ struct SolveOptions {
     // The longest mate, in plies, the values can hold (DTM_MAX); longer ones throw SolveError. Tests
     // lower it to meet the limit on small tables.
     int longest_mate = DTM_MAX;
+    // The plies ahead of the sweep whose distances the state codes hold (solve/entry_state.hpp);
+    // tests narrow it to exercise the far codes.
+    int window = state::WIDEST_WINDOW;
 };
 
 // dir/KQvKR.checkpoint
