@@ -62,6 +62,8 @@ protected:
             ASSERT_TRUE(fs::exists(table_path(dir, m))) << name;
             EXPECT_TRUE(slurp(table_path(dir, m)) == slurp(table_path(reference(), m))) << name << " differs";
             EXPECT_FALSE(fs::exists(checkpoint_path(dir, m))) << name << ": checkpoint left behind";
+            EXPECT_FALSE(fs::exists(layer_log_path(checkpoint_path(dir, m))))
+                << name << ": layer log left behind";
         }
     }
     static inline fs::path base_;
@@ -164,6 +166,7 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     const auto resumed = solve(m, tables, options);
     EXPECT_FALSE(fs::exists(checkpoint.string() + ".tmp"));
     fs::remove(checkpoint);
+    fs::remove(layer_log_path(checkpoint));
     const auto whole = solve(m, tables);
     EXPECT_TRUE(resumed->values == whole->values);
 }
@@ -183,6 +186,7 @@ TEST(JobsSolver, StopDuringTheFirstPassDropsItWithoutACheckpoint) {
         EXPECT_NE(std::string(e.what()).find("first pass"), std::string::npos) << e.what();
     }
     EXPECT_FALSE(fs::exists(checkpoint));
+    EXPECT_FALSE(fs::exists(layer_log_path(checkpoint)));
 }
 
 class JobsTbgen : public ::testing::Test {

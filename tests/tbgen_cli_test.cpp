@@ -222,9 +222,10 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22"), std::string::npos) << too_high.err;
 }
 
-// A full disk while a table is written (a file size limit stands in for it: writes fail with EFBIG):
-// a clear error naming the file and the peak memory, exit status 1, no file of that table left under
-// its name or a temporary one. The same command without the limit then builds it.
+// A full disk while a table is solved (a file size limit stands in for it: writes fail with EFBIG;
+// KQvKR's layer log, about 4 MB, is the first file to meet it): a clear error naming the file and
+// the peak memory, exit status 1, no table file of that table left under its name or a temporary
+// one. The same command without the limit then builds it, over the layer log left behind.
 TEST_F(TbgenCli, FullDiskStopsWithAClearErrorAndResumes) {
     const fs::path out = dir_ / "tables";
     const std::string command = "KQvKR -q -o " + out.string();
@@ -238,7 +239,7 @@ TEST_F(TbgenCli, FullDiskStopsWithAClearErrorAndResumes) {
     ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
 
     EXPECT_EQ(full.status, 1) << full.err;
-    EXPECT_NE(full.err.find("KQvKR.rtb: write failed: File too large"), std::string::npos) << full.err;
+    EXPECT_NE(full.err.find("KQvKR.layers: write failed: File too large"), std::string::npos) << full.err;
     EXPECT_NE(full.err.find("peak memory"), std::string::npos) << full.err;
     EXPECT_NE(full.err.find("run the same command to resume"), std::string::npos) << full.err;
     EXPECT_EQ(files(out, ".rtb"), (std::set<std::string>{"KQvK.rtb", "KRvK.rtb"}));

@@ -68,6 +68,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             if (options.wdl && !std::filesystem::exists(wdl_path(plan.dir, m)))
                 write_wdl(*read_table(file), wdl_path(plan.dir, m), options.write);
             remove_if_present(checkpoint, options.note);  // left by a kill after the file was renamed
+            remove_if_present(layer_log_path(checkpoint), options.note);
             continue;
         }
         if (options.stop && options.stop->load()) {
@@ -116,6 +117,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), options.write);
         const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);
+        remove_if_present(layer_log_path(checkpoint), options.note);
         char rate[64];
         std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
         std::error_code ec;

@@ -109,9 +109,7 @@ private:
 
     // Next to the checkpoint (dir/KQvKR.layers), or an anonymous temporary file without one.
     std::filesystem::path log_path() const {
-        return options_.checkpoint.empty()
-                   ? std::filesystem::path()
-                   : std::filesystem::path(options_.checkpoint).replace_extension(".layers");
+        return options_.checkpoint.empty() ? std::filesystem::path() : layer_log_path(options_.checkpoint);
     }
 
     bool resume() {
@@ -156,10 +154,12 @@ private:
 
     // The first passes keep no checkpoint (they take a minute or two at most): a stop there drops
     // their work, and the table starts over when resumed.
-    void abandon_if_stopped(const std::string& pass) const {
-        if (stop_requested())
-            throw SolveInterrupted(scheme().material().name() + ": stopped in " + pass +
-                                   ", which starts over when resumed");
+    void abandon_if_stopped(const std::string& pass) {
+        if (!stop_requested()) return;
+        log_.reset();  // no checkpoint names it
+        if (!log_path().empty()) std::filesystem::remove(log_path());
+        throw SolveInterrupted(scheme().material().name() + ": stopped in " + pass +
+                               ", which starts over when resumed");
     }
 
     void raise_max(int v) {
@@ -662,6 +662,10 @@ private:
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m) {
     return dir / (m.name() + ".checkpoint");
+}
+
+std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint) {
+    return std::filesystem::path(checkpoint).replace_extension(".layers");
 }
 
 uint64_t solver_memory_estimate(const Material& m) {

@@ -32,6 +32,8 @@ struct SolveOptions {
 
 // dir/KQvKR.checkpoint
 std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m);
+// The layer log kept beside a checkpoint (dir/KQvKR.layers): part of the solve in progress.
+std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint);
 
 // Bytes the solver holds at its peak for material m, sub-tables not included.
 uint64_t solver_memory_estimate(const Material& m);
