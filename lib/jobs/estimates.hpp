@@ -21,8 +21,9 @@ uint64_t solve_peak_bytes(const Material& m);
 // docs/format.md): the job refuses to start when the disk is too small, so it must not undercount.
 uint64_t table_file_bytes_estimate(const Material& m);
 
-// Bytes of a checkpoint of m's solve: a value and a counter byte per entry and side to move (pawn
-// tables add their en passant edges, a small fraction).
+// Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
+// at most 2 bytes per entry and side in the log (KQvKR's took 0.36); pawn tables add their en
+// passant edges, a small fraction.
 uint64_t checkpoint_bytes_estimate(const Material& m);
 
 // MemAvailable from /proc/meminfo; nullopt when it cannot be read.

@@ -631,7 +631,7 @@ private:
                 }
             });
         log_->replay([&](int ply, Color side, uint64_t i) { state_.codes[side][i] = Dtm(ply); });
-        report("reading the distances back from the layer log");
+        report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
         return std::make_unique<Table>(scheme().material(), std::move(state_.codes));
     }
 
