@@ -1,13 +1,11 @@
 #include "solve/checkpoint.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 
 #include "index/index_scheme.hpp"
+#include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
-#include "store/table_file.hpp"
 
 namespace retro {
 
@@ -59,21 +57,10 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, cons
     h.max_value = s.max_value;
     for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
     h.checksum = state_checksum(h, s);
-    const auto tmp = std::filesystem::path(path.string() + ".tmp");
-    File out{std::fopen(tmp.c_str(), "wb")};
-    if (!out.f) throw StoreError(tmp.string() + ": cannot create checkpoint: " + std::strerror(errno));
-    bool ok = std::fwrite(&h, sizeof h, 1, out.f) == 1;
+    std::vector<Bytes> pieces{Bytes(reinterpret_cast<const uint8_t*>(&h), sizeof h)};
     for_each_array(s,
-                   [&](const void* p, size_t n) { ok = ok && (n == 0 || std::fwrite(p, 1, n, out.f) == n); });
-    ok = ok && std::fflush(out.f) == 0 && ::fsync(fileno(out.f)) == 0;
-    const int error = errno;
-    ok = std::fclose(out.f) == 0 && ok;
-    out.f = nullptr;
-    if (!ok) {
-        std::filesystem::remove(tmp);
-        throw StoreError(tmp.string() + ": cannot write checkpoint: " + std::strerror(error));
-    }
-    std::filesystem::rename(tmp, path);
+                   [&](const void* p, size_t n) { pieces.emplace_back(static_cast<const uint8_t*>(p), n); });
+    write_file_atomically(path, pieces);
 }
 
 std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m) {

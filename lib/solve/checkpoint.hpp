@@ -24,7 +24,7 @@ struct SolverState {
     std::array<std::vector<EnPassantEdge>, 2> edges;  // by the side that pushes
 };
 
-// Writes the state of material m's solve to `path` (temporary name, flush, rename).
+// Writes the state of material m's solve to `path` atomically (store/atomic_file.hpp).
 void write_checkpoint(const std::filesystem::path& path, const Material& m, const SolverState& state);
 // Reads a checkpoint of material m; nullopt when the file is missing, of another table or damaged.
 std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m);
