@@ -111,7 +111,7 @@ int generate(const GenerateArgs& a) {
     say(std::to_string(plan.tables.size()) + " tables in " + a.dir.string() + ": " +
         std::to_string(plan.tables.size() - size_t(plan.to_build())) + " complete (skipped), " +
         std::to_string(plan.to_build()) + " to build" +
-        (checkpoints ? ", " + std::to_string(checkpoints) + " of them resuming from a checkpoint"
+        (checkpoints ? ", " + std::to_string(checkpoints) + " of them with a checkpoint (resumed if intact)"
                      : std::string()) +
         (check_seconds >= 1 ? " (checking the existing files took " + format_duration(check_seconds) + ")"
                             : std::string()));

@@ -39,6 +39,16 @@ uint64_t state_checksum(const Header& h, const SolverState& s) {
     return sum;
 }
 
+// Whether the header's counts account for a file of `size` bytes exactly, checked before they size
+// any allocation: a damaged count could ask for any amount of memory (entries is already checked
+// against the index).
+bool counts_fit(const Header& h, uint64_t size) {
+    const uint64_t most_edges = size / sizeof(EnPassantEdge);
+    if (h.edges[0] > most_edges || h.edges[1] > most_edges) return false;
+    return size == sizeof h + 2 * h.entries * (sizeof(Dtm) + sizeof(uint8_t)) +
+                       (h.edges[0] + h.edges[1]) * sizeof(EnPassantEdge);
+}
+
 struct File {
     std::FILE* f;
     ~File() {
@@ -71,6 +81,9 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
         return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec || !counts_fit(h, size)) return std::nullopt;
     SolverState s;
     s.next_ply = h.next_ply;
     s.max_value = h.max_value;
@@ -81,8 +94,17 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
     }
     bool ok = true;
     for_each_array(s, [&](void* p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n); });
-    if (!ok || std::fgetc(in.f) != EOF || state_checksum(h, s) != h.checksum) return std::nullopt;
+    if (!ok || state_checksum(h, s) != h.checksum) return std::nullopt;
     return s;
+}
+
+std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path) {
+    const std::filesystem::path damaged = path.string() + ".damaged";
+    std::error_code ec;
+    std::filesystem::rename(path, damaged, ec);
+    if (!ec) return damaged;
+    std::filesystem::remove(path, ec);  // the next run must not meet it again
+    return {};
 }
 
 }  // namespace retro

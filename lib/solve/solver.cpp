@@ -104,13 +104,30 @@ private:
     const IndexScheme& scheme() const { return scheme_; }
 
     bool resume() {
-        if (options_.checkpoint.empty()) return false;
-        auto saved = read_checkpoint(options_.checkpoint, scheme().material());
-        if (!saved) return false;
+        const auto& path = options_.checkpoint;
+        std::error_code ec;
+        if (path.empty() || !std::filesystem::exists(path, ec)) return false;
+        auto saved = read_checkpoint(path, scheme().material());
+        if (!saved) {
+            const auto damaged = set_aside_checkpoint(path);
+            checkpoint_found(std::nullopt,
+                             "warning: " + path.string() + " is damaged or of another table; " +
+                                 (damaged.empty() ? "removed" : "set aside as " + damaged.string()) +
+                                 ", solving from the start");
+            return false;
+        }
         state_ = std::move(*saved);
         max_value_ = state_.max_value;
-        report("resumed from " + options_.checkpoint.string() + " at ply " + std::to_string(state_.next_ply));
+        checkpoint_found(state_.next_ply,
+                         "resuming from " + path.string() + " at ply " + std::to_string(state_.next_ply));
         return true;
+    }
+
+    void checkpoint_found(std::optional<int> resumed_at, const std::string& message) const {
+        if (options_.checkpoint_found)
+            options_.checkpoint_found(resumed_at, message);
+        else if (options_.progress)
+            *options_.progress << scheme().material().name() << ": " << message << "\n";
     }
 
     // Between plies: checkpoint when due or when asked to stop, then stop if asked.
