@@ -182,6 +182,9 @@ TEST_F(TbgenCli, Help) {
     EXPECT_EQ(r.status, 0) << r.err;
     for (const char* option : {"Usage", "MATERIAL", "--output", "--threads", "--json", "--verify", "--quiet"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " not in\n" << r.out;
+    // --all takes what materials_up_to accepts.
+    EXPECT_NE(r.out.find("3 to N men (N = 3 to " + std::to_string(MAX_MEN) + ")"), std::string::npos)
+        << r.out;
 
     const Outcome none = tbgen("");
     EXPECT_NE(none.status, 0);
