@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 #include "index/index_scheme.hpp"
 #include "store_test_util.hpp"
@@ -91,4 +93,46 @@ TEST(Checkpoint, SetAsideMovesTheFileOutOfTheWay) {
     EXPECT_EQ(set_aside_checkpoint(path), fs::path(path.string() + ".damaged"));
     EXPECT_FALSE(fs::exists(path));
     EXPECT_EQ(read_bytes(path.string() + ".damaged"), "damaged");
+}
+
+namespace {
+
+// Kilobytes of transparent huge pages in the mapping that holds the first 2 MiB boundary after p
+// (/proc/self/smaps; the madvise splits off the part before it as a mapping of its own).
+uint64_t huge_page_kb_after(const void* p) {
+    std::ifstream smaps("/proc/self/smaps");
+    constexpr uintptr_t HUGE_PAGE = uintptr_t(2) << 20;
+    const auto address = (reinterpret_cast<uintptr_t>(p) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    bool inside = false;
+    for (std::string line; std::getline(smaps, line);) {
+        uintptr_t begin = 0, end = 0;
+        if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && line.find(':') > line.find(' ')) {
+            inside = begin <= address && address < end;
+        } else if (inside && line.starts_with("AnonHugePages:")) {
+            return std::stoull(line.substr(14));
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+// A resumed solve's arrays are asked for huge pages as a fresh solve's are (solve/huge_pages.hpp).
+// Only testable where the kernel gives huge pages on request and not otherwise ("madvise").
+TEST(Checkpoint, ResumedArraysAreOnHugePages) {
+    std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string mode;
+    std::getline(mode_file, mode);
+    if (mode.find("[madvise]") == std::string::npos) GTEST_SKIP() << "transparent huge pages: " << mode;
+    ScratchDir dir("checkpoint-huge");
+    const Material m = Material::parse("KQvKP");
+    ASSERT_GE(IndexScheme(m).size(), uint64_t(4) << 20);  // holds whole 2 MiB pages
+    const fs::path path = dir.path / "KQvKP.checkpoint";
+    write_checkpoint(path, m, some_state(m));
+    const auto read = read_checkpoint(path, m);
+    ASSERT_TRUE(read);
+    for (int side = 0; side < 2; ++side) {
+        EXPECT_GT(huge_page_kb_after(read->values[side].data()), 0u) << "values, side " << side;
+        EXPECT_GT(huge_page_kb_after(read->counters[side].data()), 0u) << "counters, side " << side;
+    }
 }

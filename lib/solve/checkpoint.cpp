@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "index/index_scheme.hpp"
+#include "solve/huge_pages.hpp"
 #include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
 
@@ -88,8 +89,9 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
     s.next_ply = h.next_ply;
     s.max_value = h.max_value;
     for (int side = 0; side < 2; ++side) {
-        s.values[side].resize(h.entries);
-        s.counters[side].resize(h.entries);
+        // On huge pages as a fresh solve's arrays are: the sweeps touch them at random just the same.
+        assign_on_huge_pages(s.values[side], h.entries, DTM_DRAW);
+        assign_on_huge_pages(s.counters[side], h.entries, uint8_t(0));
         s.edges[side].resize(h.edges[side]);
     }
     bool ok = true;
