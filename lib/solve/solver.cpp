@@ -4,10 +4,12 @@
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <ostream>
+#include <tuple>
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
@@ -318,8 +320,11 @@ private:
                         settle_if_only_losing_exits(side, e, moves.exits);
                 },
                 [](const Placement&) { return true; });
-            edges.combine_each([&](const auto& v) {
-                state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end());
+            auto& all = state_.edges[side];
+            edges.combine_each([&](const auto& v) { all.insert(all.end(), v.begin(), v.end()); });
+            // The threads' lists come in no fixed order: sorted, checkpoints are reproducible.
+            std::sort(all.begin(), all.end(), [](const EnPassantEdge& a, const EnPassantEdge& b) {
+                return std::tie(a.from, a.next) < std::tie(b.from, b.next);
             });
         }
     }
