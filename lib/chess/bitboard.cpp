@@ -1,6 +1,7 @@
 #include "chess/bitboard.hpp"
 
 #include <array>
+#include <mutex>
 #include <vector>
 
 namespace retro {
@@ -147,11 +148,7 @@ void init_magics(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* ma
     }
 }
 
-}  // namespace
-
-void init_bitboards() {
-    static bool done = false;
-    if (done) return;
+void build_tables() {
     for (Square s = 0; s < 64; ++s) {
         detail::KING_ATTACKS[s] =
             steps(s, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}});
@@ -175,11 +172,13 @@ void init_bitboards() {
                 line = (bishop_attacks(a, 0) & bishop_attacks(b, 0)) | ends;
             }
         }
-    done = true;
 }
 
-namespace {
-const bool BITBOARDS_READY = (init_bitboards(), true);
+}  // namespace
+
+void init_bitboards() {
+    static std::once_flag once;  // constant-initialised: safe during static initialisation
+    std::call_once(once, build_tables);
 }
 
 }  // namespace retro

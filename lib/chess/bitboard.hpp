@@ -41,8 +41,17 @@ extern Bitboard BETWEEN[64][64];
 extern Bitboard LINE[64][64];
 }  // namespace detail
 
-// Builds the tables; called once from a static initialiser, safe to call again.
+// Builds the tables, once however often it is called and from however many threads (call_once).
 void init_bitboards();
+
+namespace detail {
+// Every translation unit that includes this header builds the tables before its own namespace-scope
+// variables are initialised: the order of static initialisation across translation units is
+// unspecified, and one whose initialiser computes attacks could otherwise run first and read empty
+// tables. Chosen over Stockfish's explicit init() in every main(): the tests and benchmarks use the
+// library mains of GoogleTest and Google Benchmark, and any user of the library could forget it.
+[[maybe_unused]] static const bool BITBOARDS_READY = (init_bitboards(), true);
+}  // namespace detail
 
 inline Bitboard king_attacks(Square s) { return detail::KING_ATTACKS[s]; }
 inline Bitboard knight_attacks(Square s) { return detail::KNIGHT_ATTACKS[s]; }
