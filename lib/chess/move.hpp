@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <string>
 
 #include "chess/position.hpp"
@@ -24,7 +25,10 @@ struct Move {
 struct MoveList {
     std::array<Move, 256> moves;
     int size = 0;
-    void push(const Move& m) { moves[size++] = m; }
+    void push(const Move& m) {
+        assert(size < int(moves.size()));
+        moves[size++] = m;
+    }
     const Move* begin() const { return moves.data(); }
     const Move* end() const { return moves.data() + size; }
 };

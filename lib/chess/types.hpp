@@ -22,6 +22,8 @@ struct Piece {
 // a1 = 0, b1 = 1, ..., h8 = 63.
 using Square = int;
 constexpr Square NO_SQUARE = -1;
+// A square on the board; what the debug assertions check before a square indexes a table.
+constexpr bool is_ok(Square s) { return s >= 0 && s < 64; }
 
 constexpr int file_of(Square s) { return s & 7; }
 constexpr int rank_of(Square s) { return s >> 3; }

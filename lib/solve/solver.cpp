@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cstring>
 #include <ostream>
@@ -45,9 +46,13 @@ struct Entry {
     bool diagonal;  // both kings on the a1-h8 diagonal: moves may re-orient the board
     Placement placement;
     Position pos;
+    // The slot of the man on s; a move's from-square always holds one (encode_moved would read
+    // past its table with `men`).
     int slot_on(Square s, int men) const {
-        for (int i = 0;; ++i)
-            if (i == men || placement.square[i] == s) return i;
+        int i = 0;
+        while (i < men && placement.square[i] != s) ++i;
+        assert(i < men);
+        return i;
     }
 };
 
@@ -495,7 +500,9 @@ private:
         uint8_t& counter = state_.counters[side][p];
         // NEVER_LOST (255) is more than any position has moves, so it never counts down to zero.
         if (load(value) != DTM_DRAW) return;
-        if (std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+        const uint8_t before = std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed);
+        assert(before != 0);  // more moves counted down than were counted
+        if (before != 1) return;
         Entry e;
         load_entry(side, p, e);
         MoveList moves;
