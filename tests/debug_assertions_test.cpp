@@ -12,11 +12,11 @@ TEST(DebugAssertions, CompiledOutInRelease) { GTEST_SKIP() << "NDEBUG: build wit
 TEST(DebugAssertionsDeathTest, StopAtABrokenInvariant) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_DEATH((void)square_bb(NO_SQUARE), "is_ok");
-    EXPECT_DEATH((void)knight_attacks(64), "is_ok");
+    EXPECT_DEATH((void)knight_attacks(Square(64)), "is_ok");
     EXPECT_DEATH((void)rook_attacks(NO_SQUARE, 0), "is_ok");
     EXPECT_DEATH((void)Position().king(WHITE), "KING");
     MoveList full;
     full.size = int(full.moves.size());
-    EXPECT_DEATH(full.push(Move(0, 1)), "size");
+    EXPECT_DEATH(full.push(Move(SQ_A1, SQ_H8)), "size");
 }
 #endif

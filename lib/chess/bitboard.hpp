@@ -25,7 +25,7 @@ constexpr Bitboard PAWN_RANKS = ~(RANK_1 | RANK_8);  // pawns may stand on ranks
 inline int popcount(Bitboard b) { return std::popcount(b); }
 inline Square lsb(Bitboard b) {
     assert(b);
-    return std::countr_zero(b);
+    return Square(std::countr_zero(b));
 }
 inline Square pop_lsb(Bitboard& b) {
     const Square s = lsb(b);

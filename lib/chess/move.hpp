@@ -13,8 +13,8 @@ namespace retro {
 struct Move {
     Move() = default;
     constexpr Move(Square f, Square t, PieceType promo = NO_PIECE_TYPE, bool capt = false, bool ep = false)
-        : from(uint8_t(f)), to(uint8_t(t)), promotion(promo), capture(capt), en_passant(ep) {}
-    uint8_t from, to;
+        : from(f), to(t), promotion(promo), capture(capt), en_passant(ep) {}
+    Square from, to;
     PieceType promotion;
     bool capture;
     bool en_passant;

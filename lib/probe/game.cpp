@@ -16,7 +16,7 @@ const char* color_title(Color c) { return c == WHITE ? "White" : "Black"; }
 
 Bitboard light_squares() {
     Bitboard b = 0;
-    for (Square s = 0; s < 64; ++s)
+    for (Square s = SQ_A1; s <= SQ_H8; ++s)
         if ((file_of(s) + rank_of(s)) & 1) b |= square_bb(s);
     return b;
 }
