@@ -1,13 +1,12 @@
 #include "solve/checkpoint.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 
 #include "index/index_scheme.hpp"
+#include "solve/huge_pages.hpp"
+#include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
-#include "store/table_file.hpp"
 
 namespace retro {
 
@@ -41,6 +40,16 @@ uint64_t state_checksum(const Header& h, const SolverState& s) {
     return sum;
 }
 
+// Whether the header's counts account for a file of `size` bytes exactly, checked before they size
+// any allocation: a damaged count could ask for any amount of memory (entries is already checked
+// against the index).
+bool counts_fit(const Header& h, uint64_t size) {
+    const uint64_t most_edges = size / sizeof(EnPassantEdge);
+    if (h.edges[0] > most_edges || h.edges[1] > most_edges) return false;
+    return size == sizeof h + 2 * h.entries * (sizeof(Dtm) + sizeof(uint8_t)) +
+                       (h.edges[0] + h.edges[1]) * sizeof(EnPassantEdge);
+}
+
 struct File {
     std::FILE* f;
     ~File() {
@@ -59,21 +68,10 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, cons
     h.max_value = s.max_value;
     for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
     h.checksum = state_checksum(h, s);
-    const auto tmp = std::filesystem::path(path.string() + ".tmp");
-    File out{std::fopen(tmp.c_str(), "wb")};
-    if (!out.f) throw StoreError(tmp.string() + ": cannot create checkpoint: " + std::strerror(errno));
-    bool ok = std::fwrite(&h, sizeof h, 1, out.f) == 1;
+    std::vector<Bytes> pieces{Bytes(reinterpret_cast<const uint8_t*>(&h), sizeof h)};
     for_each_array(s,
-                   [&](const void* p, size_t n) { ok = ok && (n == 0 || std::fwrite(p, 1, n, out.f) == n); });
-    ok = ok && std::fflush(out.f) == 0 && ::fsync(fileno(out.f)) == 0;
-    const int error = errno;
-    ok = std::fclose(out.f) == 0 && ok;
-    out.f = nullptr;
-    if (!ok) {
-        std::filesystem::remove(tmp);
-        throw StoreError(tmp.string() + ": cannot write checkpoint: " + std::strerror(error));
-    }
-    std::filesystem::rename(tmp, path);
+                   [&](const void* p, size_t n) { pieces.emplace_back(static_cast<const uint8_t*>(p), n); });
+    write_file_atomically(path, pieces);
 }
 
 std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m) {
@@ -84,18 +82,31 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
         return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec || !counts_fit(h, size)) return std::nullopt;
     SolverState s;
     s.next_ply = h.next_ply;
     s.max_value = h.max_value;
     for (int side = 0; side < 2; ++side) {
-        s.values[side].resize(h.entries);
-        s.counters[side].resize(h.entries);
+        // On huge pages as a fresh solve's arrays are: the sweeps touch them at random just the same.
+        assign_on_huge_pages(s.values[side], h.entries, DTM_DRAW);
+        assign_on_huge_pages(s.counters[side], h.entries, uint8_t(0));
         s.edges[side].resize(h.edges[side]);
     }
     bool ok = true;
     for_each_array(s, [&](void* p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n); });
-    if (!ok || std::fgetc(in.f) != EOF || state_checksum(h, s) != h.checksum) return std::nullopt;
+    if (!ok || state_checksum(h, s) != h.checksum) return std::nullopt;
     return s;
+}
+
+std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path) {
+    const std::filesystem::path damaged = path.string() + ".damaged";
+    std::error_code ec;
+    std::filesystem::rename(path, damaged, ec);
+    if (!ec) return damaged;
+    std::filesystem::remove(path, ec);  // the next run must not meet it again
+    return {};
 }
 
 }  // namespace retro

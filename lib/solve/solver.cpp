@@ -4,10 +4,13 @@
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cstring>
 #include <ostream>
+#include <tuple>
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
@@ -43,9 +46,13 @@ struct Entry {
     bool diagonal;  // both kings on the a1-h8 diagonal: moves may re-orient the board
     Placement placement;
     Position pos;
+    // The slot of the man on s; a move's from-square always holds one (encode_moved would read
+    // past its table with `men`).
     int slot_on(Square s, int men) const {
-        for (int i = 0;; ++i)
-            if (i == men || placement.square[i] == s) return i;
+        int i = 0;
+        while (i < men && placement.square[i] != s) ++i;
+        assert(i < men);
+        return i;
     }
 };
 
@@ -104,13 +111,30 @@ private:
     const IndexScheme& scheme() const { return scheme_; }
 
     bool resume() {
-        if (options_.checkpoint.empty()) return false;
-        auto saved = read_checkpoint(options_.checkpoint, scheme().material());
-        if (!saved) return false;
+        const auto& path = options_.checkpoint;
+        std::error_code ec;
+        if (path.empty() || !std::filesystem::exists(path, ec)) return false;
+        auto saved = read_checkpoint(path, scheme().material());
+        if (!saved) {
+            const auto damaged = set_aside_checkpoint(path);
+            checkpoint_found(std::nullopt,
+                             "warning: " + path.string() + " is damaged or of another table; " +
+                                 (damaged.empty() ? "removed" : "set aside as " + damaged.string()) +
+                                 ", solving from the start");
+            return false;
+        }
         state_ = std::move(*saved);
         max_value_ = state_.max_value;
-        report("resumed from " + options_.checkpoint.string() + " at ply " + std::to_string(state_.next_ply));
+        checkpoint_found(state_.next_ply,
+                         "resuming from " + path.string() + " at ply " + std::to_string(state_.next_ply));
         return true;
+    }
+
+    void checkpoint_found(std::optional<int> resumed_at, const std::string& message) const {
+        if (options_.checkpoint_found)
+            options_.checkpoint_found(resumed_at, message);
+        else if (options_.progress)
+            *options_.progress << scheme().material().name() << ": " << message << "\n";
     }
 
     // Between plies: checkpoint when due or when asked to stop, then stop if asked.
@@ -298,8 +322,11 @@ private:
                         settle_if_only_losing_exits(side, e, moves.exits);
                 },
                 [](const Placement&) { return true; });
-            edges.combine_each([&](const auto& v) {
-                state_.edges[side].insert(state_.edges[side].end(), v.begin(), v.end());
+            auto& all = state_.edges[side];
+            edges.combine_each([&](const auto& v) { all.insert(all.end(), v.begin(), v.end()); });
+            // The threads' lists come in no fixed order: sorted, checkpoints are reproducible.
+            std::sort(all.begin(), all.end(), [](const EnPassantEdge& a, const EnPassantEdge& b) {
+                return std::tie(a.from, a.next) < std::tie(b.from, b.next);
             });
         }
     }
@@ -467,7 +494,9 @@ private:
         uint8_t& counter = state_.counters[side][p];
         // NEVER_LOST (255) is more than any position has moves, so it never counts down to zero.
         if (load(value) != DTM_DRAW) return;
-        if (std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed) != 1) return;
+        const uint8_t before = std::atomic_ref<uint8_t>(counter).fetch_sub(1, std::memory_order_relaxed);
+        assert(before != 0);  // more moves counted down than were counted
+        if (before != 1) return;
         const Entry e = load_entry(side, p);
         MoveList moves;
         generate_legal_moves(e.pos, moves);
