@@ -111,7 +111,7 @@ int generate(const GenerateArgs& a) {
     say(std::to_string(plan.tables.size()) + " tables in " + a.dir.string() + ": " +
         std::to_string(plan.tables.size() - size_t(plan.to_build())) + " complete (skipped), " +
         std::to_string(plan.to_build()) + " to build" +
-        (checkpoints ? ", " + std::to_string(checkpoints) + " of them resuming from a checkpoint"
+        (checkpoints ? ", " + std::to_string(checkpoints) + " of them with a checkpoint (resumed if intact)"
                      : std::string()) +
         (check_seconds >= 1 ? " (checking the existing files took " + format_duration(check_seconds) + ")"
                             : std::string()));
@@ -197,7 +197,10 @@ int generate(const GenerateArgs& a) {
         say(s);
     }
     uint64_t disk = 0;
-    for (const auto& t : plan.tables) disk += std::filesystem::file_size(table_path(a.dir, t.material), ec);
+    for (const auto& t : plan.tables) {
+        const uint64_t bytes = std::filesystem::file_size(table_path(a.dir, t.material), ec);
+        if (!ec) disk += bytes;  // a file that vanished meanwhile counts nothing, not 2^64 - 1
+    }
     say("done: " + std::to_string(result.built.size()) + " tables built, " + std::to_string(result.skipped) +
         " skipped, in " + format_duration(result.seconds) + "; peak memory " +
         format_bytes(peak_rss_bytes()) + "; the job's " + std::to_string(plan.tables.size()) +
@@ -223,10 +226,11 @@ int main(int argc, char** argv) {
         "are skipped, so after an interruption (Ctrl-C, kill, power cut) the same command resumes; a table\n"
         "in progress resumes from its last checkpoint. See docs/guide.md.\n"
         "Options");
+    const std::string all_help = "build every table of 3 to N men (N = 3 to " + std::to_string(MAX_MEN) + ")";
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>()->default_value("tables"), "directory for the table files")(
-        "all", po::value<int>(), "build every table of 3 to N men (N = 3, 4 or 5)")(
-        "threads,t", po::value<int>()->default_value(0), "worker threads (0 = all cores)")(
+        "all", po::value<int>(), all_help.c_str())("threads,t", po::value<int>()->default_value(0),
+                                                   "worker threads (0 = all cores)")(
         "checkpoint-minutes", po::value<double>()->default_value(5),
         "at most this long between checkpoints of a table in progress (kept in the output directory)")(
         "memory-limit", po::value<std::string>(),

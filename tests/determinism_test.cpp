@@ -1,5 +1,6 @@
 // The table files do not depend on the number of threads: KRvK, KQvKR and KPvKP solved with 1, 2
-// and 3 threads are written byte for byte the same.
+// and 3 threads are written byte for byte the same; so are KPvKP's checkpoints (en passant edges
+// included).
 //
 // tbb::global_control only caps the threads: on a 2-core machine the default arena still has 2
 // slots, so a cap of 3 alone would run 2. Each solve therefore runs in a task_arena of exactly n
@@ -14,6 +15,7 @@
 #include <iterator>
 #include <string>
 
+#include "jobs/log.hpp"
 #include "solved_tables.hpp"
 #include "store/table_file.hpp"
 
@@ -38,6 +40,15 @@ struct TempDir {
     ~TempDir() { fs::remove_all(path); }
 };
 
+// Runs f in an arena of exactly `threads` threads.
+template <class F>
+void with_exactly(int threads, F&& f) {
+    tbb::global_control cap(tbb::global_control::max_allowed_parallelism, size_t(threads));
+    tbb::task_arena arena(threads);
+    ASSERT_EQ(arena.max_concurrency(), threads);
+    arena.execute(f);
+}
+
 // Solves `material` once per thread count (its sub-tables solved beforehand, with the default
 // threads) and expects identical files.
 void expect_same_files_for_1_2_3_threads(const std::string& name) {
@@ -51,12 +62,7 @@ void expect_same_files_for_1_2_3_threads(const std::string& name) {
     std::unique_ptr<Table> first;
     for (int threads : {1, 2, 3}) {
         std::unique_ptr<Table> table;
-        {
-            tbb::global_control cap(tbb::global_control::max_allowed_parallelism, size_t(threads));
-            tbb::task_arena arena(threads);
-            ASSERT_EQ(arena.max_concurrency(), threads);
-            arena.execute([&] { table = solve(m, subtables); });
-        }
+        with_exactly(threads, [&] { table = solve(m, subtables); });
         const fs::path file = table_path(dir.path / std::to_string(threads), m);
         fs::create_directories(file.parent_path());
         write_table(*table, file);
@@ -91,3 +97,34 @@ TEST(Determinism, KRvK) { expect_same_files_for_1_2_3_threads("KRvK"); }
 TEST(Determinism, KQvKR) { expect_same_files_for_1_2_3_threads("KQvKR"); }
 
 TEST(Determinism, KPvKP) { expect_same_files_for_1_2_3_threads("KPvKP"); }
+
+// The checkpoint and layer log written at ply 9 of KPvKP, whose first passes gather its en passant
+// edges in parallel and whose layers are swept in parallel chunks.
+TEST(Determinism, KPvKPCheckpoint) {
+    const Material m = Material::parse("KPvKP");
+    std::vector<std::string> subs;
+    for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
+    const Tablebase& subtables = retro::test::solved_tables(subs);
+
+    TempDir dir("determinism-checkpoint");
+    std::string reference;
+    for (int threads : {1, 2, 3}) {
+        std::atomic<bool> stop{false};
+        LineStream progress([&](const std::string& line) {
+            if (line.find(" in 8:") != std::string::npos) stop = true;
+        });
+        SolveOptions options;
+        options.progress = &progress;
+        options.checkpoint = dir.path / (std::to_string(threads) + ".checkpoint");
+        options.stop = &stop;
+        with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), SolveInterrupted); });
+        const std::string bytes =
+            file_bytes(options.checkpoint) + file_bytes(layer_log_path(options.checkpoint));
+        ASSERT_GT(bytes.size(), 2 * IndexScheme(m).size() + 100000);  // some edges, and layers in the log
+        if (threads == 1)
+            reference = bytes;
+        else
+            EXPECT_TRUE(bytes == reference) << "the checkpoint or layer log written with " << threads
+                                            << " threads differs from the one with 1 thread";
+    }
+}

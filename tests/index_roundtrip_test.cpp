@@ -98,9 +98,9 @@ TEST_P(FullRoundTrip, EveryPosition) {
     std::vector<bool> reached(scheme.size());
     uint64_t positions = 0;
     const PieceType piece = m.count(WHITE, QUEEN) ? QUEEN : ROOK;
-    for (Square wk = 0; wk < 64; ++wk)
-        for (Square bk = 0; bk < 64; ++bk)
-            for (Square sq = 0; sq < 64; ++sq) {
+    for (Square wk = SQ_A1; wk <= SQ_H8; ++wk)
+        for (Square bk = SQ_A1; bk <= SQ_H8; ++bk)
+            for (Square sq = SQ_A1; sq <= SQ_H8; ++sq) {
                 if (wk == bk || sq == wk || sq == bk) continue;
                 Position pos;
                 pos.put({WHITE, KING}, wk);

@@ -134,8 +134,8 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     ASSERT_EQ(plan.to_build(), 1);
     EXPECT_TRUE(plan.tables.back().has_checkpoint);
     bool resumed = false;
-    options.solver_line = [&](const std::string& line) {
-        resumed |= line.find("resumed from") != std::string::npos;
+    options.report = [&](const std::string& line) {
+        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at ply ");
     };
     const JobResult second = run_job(plan, options);
     EXPECT_FALSE(second.interrupted);

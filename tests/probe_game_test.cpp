@@ -91,17 +91,31 @@ TEST(ProbeGame, PositionNotInTables) {
     EXPECT_TRUE(contains(p.out, "not in the tables: no table for KQBvK")) << p.out;
 }
 
-TEST(ProbeGame, GameOverReasons) {
-    EXPECT_EQ(game_over_reason(Position::from_fen("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")),
-              "checkmate, White wins");
-    EXPECT_EQ(game_over_reason(Position::from_fen("8/8/8/4k3/8/8/8/4KB2 w - - 0 1")),
-              "a draw by insufficient material");
-    EXPECT_EQ(game_over_reason(Position::from_fen("8/8/8/4k3/8/8/b7/4KB2 w - - 0 1")),
+TEST(ProbeGame, GameEnds) {
+    auto reason = [](const std::string& fen) { return game_end(Position::from_fen(fen)).reason(); };
+    EXPECT_EQ(reason("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), "checkmate, White wins");
+    EXPECT_EQ(reason("8/8/8/4k3/8/8/8/4KB2 w - - 0 1"), "a draw by insufficient material");
+    EXPECT_EQ(reason("8/8/8/4k3/8/8/b7/4KB2 w - - 0 1"),
               "a draw by insufficient material");  // bishops on squares of one colour
-    EXPECT_EQ(game_over_reason(Position::from_fen("8/8/8/4k3/8/b7/8/4KB2 w - - 0 1")), "");
-    EXPECT_EQ(game_over_reason(Position::from_fen("8/8/8/4k3/8/8/8/4KN1N w - - 0 1")), "");
+    EXPECT_EQ(reason("8/8/8/4k3/8/b7/8/4KB2 w - - 0 1"), "");
+    EXPECT_EQ(reason("8/8/8/4k3/8/8/8/4KN1N w - - 0 1"), "");
     const Position p = Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
-    EXPECT_EQ(game_over_reason(p, {p}), "");
-    EXPECT_EQ(game_over_reason(p, {p, Position::from_fen("8/8/8/4k3/8/8/8/4K2Q b - - 0 1"), p}),
+    EXPECT_FALSE(game_end(p, {p}).over());
+    EXPECT_EQ(game_end(p, {p, Position::from_fen("8/8/8/4k3/8/8/8/4K2Q b - - 0 1"), p}).reason(),
               "a draw by threefold repetition");
+}
+
+// Who won follows from the kind of ending and the side mated, not from the words.
+TEST(ProbeGame, ResultsOfTheEnds) {
+    const GameEnd white_mated = game_end(Position::from_fen("K7/1q6/1k6/8/8/8/8/8 w - - 0 1"));
+    EXPECT_EQ(white_mated.kind, GameEnd::Kind::Checkmate);
+    EXPECT_EQ(white_mated.mated, WHITE);
+    EXPECT_EQ(white_mated.result(), GameResult::BlackWins);
+    EXPECT_EQ(white_mated.reason(), "checkmate, Black wins");
+    const GameEnd black_mated = game_end(Position::from_fen("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"));
+    EXPECT_EQ(black_mated.result(), GameResult::WhiteWins);
+    const GameEnd stalemate = game_end(Position::from_fen("k7/8/1QK5/8/8/8/8/8 b - - 0 1"));
+    EXPECT_EQ(stalemate.kind, GameEnd::Kind::Stalemate);
+    EXPECT_EQ(stalemate.result(), GameResult::Draw);
+    EXPECT_EQ(stalemate.reason(), "stalemate, a draw");
 }

@@ -88,10 +88,11 @@ TEST(ProbeNotation, SanCapturesPromotionsChecksMates) {
 
 TEST(ProbeNotation, SanLineNumbersMoves) {
     const Position pos = fen(MATE_IN_ONE);
-    EXPECT_EQ(san_line(pos, {Move(6, 62)}), "1. Qg8#");
+    EXPECT_EQ(san_line(pos, {Move(Square(6), Square(62))}), "1. Qg8#");
     const Position black = fen("8/8/8/4k3/8/8/8/4K2Q b - - 0 1");
-    EXPECT_EQ(san_line(black, {Move(36, 43), Move(7, 23)}), "1... Kd6 2. Qh3");
-    EXPECT_EQ(uci_line({Move(36, 43), Move(7, 23)}), "e5d6 h1h3");
+    EXPECT_EQ(san_line(black, {Move(Square(36), Square(43)), Move(Square(7), Square(23))}),
+              "1... Kd6 2. Qh3");
+    EXPECT_EQ(uci_line({Move(Square(36), Square(43)), Move(Square(7), Square(23))}), "e5d6 h1h3");
 }
 
 TEST(ProbeNotation, ParsesSanVariantsAndUci) {

@@ -12,6 +12,10 @@
 #include <sstream>
 #include <string>
 
+#include "checkpoint_test_util.hpp"
+#include "index/index_scheme.hpp"
+#include "solve/checkpoint.hpp"
+#include "solve/solver.hpp"
 #include "store/table_file.hpp"
 
 using namespace retro;
@@ -178,6 +182,9 @@ TEST_F(TbgenCli, Help) {
     EXPECT_EQ(r.status, 0) << r.err;
     for (const char* option : {"Usage", "MATERIAL", "--output", "--threads", "--json", "--verify", "--quiet"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option << " not in\n" << r.out;
+    // --all takes what materials_up_to accepts.
+    EXPECT_NE(r.out.find("3 to N men (N = 3 to " + std::to_string(MAX_MEN) + ")"), std::string::npos)
+        << r.out;
 
     const Outcome none = tbgen("");
     EXPECT_NE(none.status, 0);
@@ -247,4 +254,52 @@ TEST_F(TbgenCli, FullDiskStopsWithAClearErrorAndResumes) {
 
     ASSERT_EQ(tbgen(command).status, 0);
     EXPECT_TRUE(table_file_valid(out / "KQvKR.rtb"));
+}
+
+// A checkpoint whose header claims 2^60 en passant edges (its checksum no longer matches) is set
+// aside with a warning and the table solved from the start, instead of an allocation failure that
+// the advised "run the same command" would repeat for ever.
+TEST_F(TbgenCli, DamagedCheckpointIsSetAsideAndTheTableSolved) {
+    const fs::path out = dir_ / "tables";
+    fs::create_directories(out);
+    const Material m = Material::parse("KQvK");
+    const fs::path checkpoint = checkpoint_path(out, m);
+    SolverState state;
+    for (int side = 0; side < 2; ++side) state.codes[side].assign(IndexScheme(m).size(), state::NEVER_LOST);
+    write_checkpoint(checkpoint, m, state);
+    const std::string bytes = test::with_white_edge_count(slurp(checkpoint), uint64_t(1) << 60);
+    std::ofstream(checkpoint, std::ios::binary | std::ios::trunc) << bytes;
+
+    const Outcome r = tbgen("KQvK -q -o " + out.string());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("KQvK: warning: " + checkpoint.string() + " is damaged"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("set aside as " + checkpoint.string() + ".damaged"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("resuming"), std::string::npos) << r.err;
+    EXPECT_NE(slurp(out / "tbgen.log").find("KQvK: warning:"), std::string::npos);
+    EXPECT_TRUE(table_file_valid(out / "KQvK.rtb"));
+    EXPECT_FALSE(fs::exists(checkpoint));
+    EXPECT_TRUE(slurp(checkpoint.string() + ".damaged") == bytes);
+}
+
+// A checkpoint that is intact but whose layer log is missing (the distances it found before) is set
+// aside too: resuming from it would lose those distances.
+TEST_F(TbgenCli, CheckpointWithoutItsLayerLogIsSetAside) {
+    const fs::path out = dir_ / "tables";
+    fs::create_directories(out);
+    const Material m = Material::parse("KQvK");
+    const fs::path checkpoint = checkpoint_path(out, m);
+    SolverState state;
+    state.window = state::WIDEST_WINDOW;
+    state.log_length = 100;
+    for (int side = 0; side < 2; ++side) state.codes[side].assign(IndexScheme(m).size(), state::NEVER_LOST);
+    write_checkpoint(checkpoint, m, state);
+    ASSERT_FALSE(fs::exists(layer_log_path(checkpoint)));
+
+    const Outcome r = tbgen("KQvK -q -o " + out.string());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find(checkpoint.string() + " has no usable layer log"), std::string::npos) << r.err;
+    EXPECT_TRUE(table_file_valid(out / "KQvK.rtb"));
+    EXPECT_FALSE(fs::exists(checkpoint));
+    EXPECT_FALSE(fs::exists(layer_log_path(checkpoint)));
 }

@@ -1,6 +1,7 @@
 #include "chess/bitboard.hpp"
 
 #include <array>
+#include <mutex>
 #include <vector>
 
 namespace retro {
@@ -107,7 +108,7 @@ void init_magics(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* ma
     std::vector<int> epoch(4096, 0);
     int attempt = 0;
     Bitboard* next_slot = table;
-    for (Square s = 0; s < 64; ++s) {
+    for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         const Bitboard edges =
             ((RANK_1 | RANK_8) & ~(RANK_1 << (8 * rank_of(s)))) |
             ((0x0101010101010101ULL | 0x8080808080808080ULL) & ~(0x0101010101010101ULL << file_of(s)));
@@ -147,12 +148,8 @@ void init_magics(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* ma
     }
 }
 
-}  // namespace
-
-void init_bitboards() {
-    static bool done = false;
-    if (done) return;
-    for (Square s = 0; s < 64; ++s) {
+void build_tables() {
+    for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         detail::KING_ATTACKS[s] =
             steps(s, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}});
         detail::KNIGHT_ATTACKS[s] =
@@ -162,8 +159,8 @@ void init_bitboards() {
     }
     init_magics(ROOK_DIRS, ROOK_MAGIC_SEEDS, detail::ROOK_MAGICS, ROOK_TABLE);
     init_magics(BISHOP_DIRS, BISHOP_MAGIC_SEEDS, detail::BISHOP_MAGICS, BISHOP_TABLE);
-    for (Square a = 0; a < 64; ++a)
-        for (Square b = 0; b < 64; ++b) {
+    for (Square a = SQ_A1; a <= SQ_H8; ++a)
+        for (Square b = SQ_A1; b <= SQ_H8; ++b) {
             Bitboard& gap = detail::BETWEEN[a][b];
             Bitboard& line = detail::LINE[a][b];
             const Bitboard ends = square_bb(a) | square_bb(b);
@@ -175,11 +172,13 @@ void init_bitboards() {
                 line = (bishop_attacks(a, 0) & bishop_attacks(b, 0)) | ends;
             }
         }
-    done = true;
 }
 
-namespace {
-const bool BITBOARDS_READY = (init_bitboards(), true);
+}  // namespace
+
+void init_bitboards() {
+    static std::once_flag once;  // constant-initialised: safe during static initialisation
+    std::call_once(once, build_tables);
 }
 
 }  // namespace retro

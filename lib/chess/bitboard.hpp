@@ -3,6 +3,7 @@
 #pragma once
 
 #include <bit>
+#include <cassert>
 #include <cstdint>
 
 #include "chess/types.hpp"
@@ -11,13 +12,21 @@ namespace retro {
 
 using Bitboard = uint64_t;
 
-constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
+// Debug builds assert the invariants (square on the board, a piece where one must be) at the
+// lookups that would otherwise read out of bounds; release builds (NDEBUG) pay nothing.
+constexpr Bitboard square_bb(Square s) {
+    assert(is_ok(s));
+    return Bitboard(1) << s;
+}
 constexpr Bitboard RANK_1 = 0xFFULL;
 constexpr Bitboard RANK_8 = RANK_1 << 56;
 constexpr Bitboard PAWN_RANKS = ~(RANK_1 | RANK_8);  // pawns may stand on ranks 2-7 only
 
 inline int popcount(Bitboard b) { return std::popcount(b); }
-inline Square lsb(Bitboard b) { return std::countr_zero(b); }
+inline Square lsb(Bitboard b) {
+    assert(b);
+    return Square(std::countr_zero(b));
+}
 inline Square pop_lsb(Bitboard& b) {
     const Square s = lsb(b);
     b &= b - 1;
@@ -41,25 +50,51 @@ extern Bitboard BETWEEN[64][64];
 extern Bitboard LINE[64][64];
 }  // namespace detail
 
-// Builds the tables; called once from a static initialiser, safe to call again.
+// Builds the tables, once however often it is called and from however many threads (call_once).
 void init_bitboards();
 
-inline Bitboard king_attacks(Square s) { return detail::KING_ATTACKS[s]; }
-inline Bitboard knight_attacks(Square s) { return detail::KNIGHT_ATTACKS[s]; }
+namespace detail {
+// Every translation unit that includes this header builds the tables before its own namespace-scope
+// variables are initialised: the order of static initialisation across translation units is
+// unspecified, and one whose initialiser computes attacks could otherwise run first and read empty
+// tables. Chosen over Stockfish's explicit init() in every main(): the tests and benchmarks use the
+// library mains of GoogleTest and Google Benchmark, and any user of the library could forget it.
+[[maybe_unused]] static const bool BITBOARDS_READY = (init_bitboards(), true);
+}  // namespace detail
+
+inline Bitboard king_attacks(Square s) {
+    assert(is_ok(s));
+    return detail::KING_ATTACKS[s];
+}
+inline Bitboard knight_attacks(Square s) {
+    assert(is_ok(s));
+    return detail::KNIGHT_ATTACKS[s];
+}
 // Squares a pawn of colour c on s attacks.
-inline Bitboard pawn_attacks(Color c, Square s) { return detail::PAWN_ATTACKS[c][s]; }
+inline Bitboard pawn_attacks(Color c, Square s) {
+    assert(is_ok(s));
+    return detail::PAWN_ATTACKS[c][s];
+}
 inline Bitboard rook_attacks(Square s, Bitboard occupied) {
+    assert(is_ok(s));
     const auto& m = detail::ROOK_MAGICS[s];
     return m.attacks[m.offset(occupied)];
 }
 inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
+    assert(is_ok(s));
     const auto& m = detail::BISHOP_MAGICS[s];
     return m.attacks[m.offset(occupied)];
 }
 // The squares strictly between a and b when they share a rank, file or diagonal; else empty.
-inline Bitboard between(Square a, Square b) { return detail::BETWEEN[a][b]; }
+inline Bitboard between(Square a, Square b) {
+    assert(is_ok(a) && is_ok(b));
+    return detail::BETWEEN[a][b];
+}
 // The whole rank, file or diagonal through a and b (both included); empty when not aligned.
-inline Bitboard line_through(Square a, Square b) { return detail::LINE[a][b]; }
+inline Bitboard line_through(Square a, Square b) {
+    assert(is_ok(a) && is_ok(b));
+    return detail::LINE[a][b];
+}
 inline Bitboard queen_attacks(Square s, Bitboard occupied) {
     return rook_attacks(s, occupied) | bishop_attacks(s, occupied);
 }

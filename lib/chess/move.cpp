@@ -17,7 +17,7 @@ Position make_move(const Position& pos, const Move& m) {
     next.set_side_to_move(~us);
     next.set_ep_square(NO_SQUARE);
     if (moved == PAWN && (m.to - m.from == 16 || m.from - m.to == 16)) {
-        next.set_ep_square((m.from + m.to) / 2);
+        next.set_ep_square(Square((m.from + m.to) / 2));
         if (!has_legal_ep_capture(next)) next.set_ep_square(NO_SQUARE);
     }
     return next;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <string>
 
 #include "chess/position.hpp"
@@ -12,8 +13,8 @@ namespace retro {
 struct Move {
     Move() = default;
     constexpr Move(Square f, Square t, PieceType promo = NO_PIECE_TYPE, bool capt = false, bool ep = false)
-        : from(uint8_t(f)), to(uint8_t(t)), promotion(promo), capture(capt), en_passant(ep) {}
-    uint8_t from, to;
+        : from(f), to(t), promotion(promo), capture(capt), en_passant(ep) {}
+    Square from, to;
     PieceType promotion;
     bool capture;
     bool en_passant;
@@ -24,7 +25,10 @@ struct Move {
 struct MoveList {
     std::array<Move, 256> moves;
     int size = 0;
-    void push(const Move& m) { moves[size++] = m; }
+    void push(const Move& m) {
+        assert(size < int(moves.size()));
+        moves[size++] = m;
+    }
     const Move* begin() const { return moves.data(); }
     const Move* end() const { return moves.data() + size; }
 };

@@ -148,9 +148,9 @@ Position Position::color_flipped() const {
     Position out;
     for (Color c : {WHITE, BLACK})
         for (int t = 0; t < PIECE_TYPE_COUNT; ++t)
-            for (Bitboard b = pieces(c, PieceType(t)); b;) out.put({~c, PieceType(t)}, pop_lsb(b) ^ 56);
+            for (Bitboard b = pieces(c, PieceType(t)); b;) out.put({~c, PieceType(t)}, flip_rank(pop_lsb(b)));
     out.side_to_move_ = ~side_to_move_;
-    out.ep_square_ = ep_square_ == NO_SQUARE ? NO_SQUARE : (ep_square_ ^ 56);
+    out.ep_square_ = ep_square_ == NO_SQUARE ? NO_SQUARE : flip_rank(ep_square_);
     return out;
 }
 

@@ -1,6 +1,7 @@
 // A chess position without castling rights: pieces, side to move and the en passant square.
 #pragma once
 
+#include <cassert>
 #include <stdexcept>
 #include <string>
 
@@ -41,7 +42,10 @@ public:
     Bitboard pieces(Color c) const { return by_color_[c]; }
     Bitboard pieces(PieceType t) const { return by_type_[t]; }
     Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
-    Square king(Color c) const { return lsb(pieces(c, KING)); }
+    Square king(Color c) const {
+        assert(pieces(c, KING));  // a board without that king has no square to give
+        return lsb(pieces(c, KING));
+    }
 
     Color side_to_move() const { return side_to_move_; }
     void set_side_to_move(Color c) { side_to_move_ = c; }

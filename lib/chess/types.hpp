@@ -19,13 +19,20 @@ struct Piece {
     friend bool operator==(const Piece&, const Piece&) = default;
 };
 
-// a1 = 0, b1 = 1, ..., h8 = 63.
-using Square = int;
-constexpr Square NO_SQUARE = -1;
+// a1 = 0, b1 = 1, ..., h8 = 63. A type of its own, so that a file, rank, index or count is not taken
+// for a square; an offset added to a square (s + 8, s - pawn_push(c)) gives a square.
+enum Square : int8_t { SQ_A1 = 0, SQ_H8 = 63, NO_SQUARE = -1 };
+constexpr Square operator+(Square s, int d) { return Square(int(s) + d); }
+constexpr Square operator-(Square s, int d) { return Square(int(s) - d); }
+constexpr Square& operator++(Square& s) { return s = s + 1; }
+// A square on the board; what the debug assertions check before a square indexes a table.
+constexpr bool is_ok(Square s) { return s >= 0 && s < 64; }
 
 constexpr int file_of(Square s) { return s & 7; }
 constexpr int rank_of(Square s) { return s >> 3; }
-constexpr Square make_square(int file, int rank) { return rank * 8 + file; }
+constexpr Square make_square(int file, int rank) { return Square(rank * 8 + file); }
+// The same square seen from the other side: the rank mirrored (a1 <-> a8).
+constexpr Square flip_rank(Square s) { return Square(s ^ 56); }
 constexpr bool on_board(int file, int rank) { return file >= 0 && file < 8 && rank >= 0 && rank < 8; }
 
 // Rank counted from the given side's first rank (0..7).

@@ -39,10 +39,10 @@ struct TopSquares {
 const TopSquares TOP_SQUARE;
 
 struct SymmetryTable {
-    uint8_t sq[SYMMETRY_COUNT][64];
+    Square sq[SYMMETRY_COUNT][64];
     SymmetryTable() {
         for (Symmetry s = 0; s < SYMMETRY_COUNT; ++s)
-            for (Square q = 0; q < 64; ++q) sq[s][q] = uint8_t(apply_symmetry(s, q));
+            for (Square q = SQ_A1; q <= SQ_H8; ++q) sq[s][q] = apply_symmetry(s, q);
     }
 };
 const SymmetryTable SYMMETRY;
@@ -52,10 +52,10 @@ inline int reduce(Square s, PieceType t, Square low, Square high) {
     return t == PAWN ? s - 8 : s - (s > low) - (s > high);
 }
 inline Square expand(int r, PieceType t, Square low, Square high) {
-    if (t == PAWN) return r + 8;
+    if (t == PAWN) return Square(r + 8);
     if (r >= low) ++r;
     if (r >= high) ++r;
-    return r;
+    return Square(r);
 }
 
 }  // namespace

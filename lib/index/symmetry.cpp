@@ -23,11 +23,11 @@ template <bool (*Canonical)(Square, Square)>
 KingPairs build(std::initializer_list<Symmetry> allowed, bool fold_diagonal) {
     KingPairs kp;
     for (auto& row : kp.number) row.fill(-1);
-    for (Square wk = 0; wk < 64; ++wk)
-        for (Square bk = 0; bk < 64; ++bk) {
+    for (Square wk = SQ_A1; wk <= SQ_H8; ++wk)
+        for (Square bk = SQ_A1; bk <= SQ_H8; ++bk) {
             if (adjacent_or_same(wk, bk)) continue;
             if (Canonical(wk, bk)) {
-                kp.squares[kp.count] = {uint8_t(wk), uint8_t(bk)};
+                kp.squares[kp.count] = {wk, bk};
                 kp.number[wk][bk] = int16_t(kp.count++);
             }
             for (Symmetry s : allowed) {

@@ -28,7 +28,7 @@ struct KingPairs {
     std::array<std::array<bool, 64>, 64> diagonal{};
     // Canonical pair -> dense number, -1 for non-canonical or illegal pairs; and back.
     std::array<std::array<int16_t, 64>, 64> number{};
-    std::array<std::array<uint8_t, 2>, 1806> squares{};
+    std::array<std::array<Square, 2>, 1806> squares{};
 };
 
 Square apply_symmetry(Symmetry s, Square sq);

@@ -85,8 +85,6 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                  format_bytes(solve_peak_bytes(m)) + " of memory";
         if (const auto e = progress.expected_seconds(m, 2 * t.entries))
             start += ", expected ~" + format_duration(*e);
-        const bool resuming = std::filesystem::exists(checkpoint);
-        if (resuming) start += "; resuming from " + checkpoint.string();
         report(start);
 
         const auto table_start = std::chrono::steady_clock::now();
@@ -99,6 +97,11 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         solve_options.progress = &solver_lines;
         solve_options.checkpoint = checkpoint;
         solve_options.checkpoint_seconds = options.checkpoint_seconds;
+        bool resuming = false;  // only once the solver has found the checkpoint intact
+        solve_options.checkpoint_found = [&](std::optional<int> resumed_at, const std::string& message) {
+            resuming = resumed_at.has_value();
+            report(m.name() + ": " + message);
+        };
         solve_options.stop = options.stop;
         std::shared_ptr<Table> table;
         try {

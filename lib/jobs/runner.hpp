@@ -2,8 +2,9 @@
 // checkpoints, stops cleanly when asked, and writes each file atomically.
 //
 // Files in the output directory besides the tables: MATERIAL.checkpoint (a solve in progress, deleted
-// once the table file is written), tbgen.times (material, entries, seconds of every table built:
-// the ETA of later runs uses it), .tbgen.lock (see DirectoryLock), tbgen.log (written by tbgen).
+// once the table file is written), MATERIAL.checkpoint.damaged (one that failed its checks, set aside
+// with a warning while the table starts over), tbgen.times (material, entries, seconds of every table
+// built: the ETA of later runs uses it), .tbgen.lock (see DirectoryLock), tbgen.log (written by tbgen).
 #pragma once
 
 #include <atomic>
@@ -33,7 +34,7 @@ struct JobOptions {
 struct BuiltTable {
     Material material;
     double seconds = 0;    // this run's solve, write (and verify) time, not counting earlier runs
-    bool resumed = false;  // continued from a checkpoint
+    bool resumed = false;  // continued from an intact checkpoint
 };
 
 struct JobResult {

@@ -16,7 +16,7 @@ const char* color_title(Color c) { return c == WHITE ? "White" : "Black"; }
 
 Bitboard light_squares() {
     Bitboard b = 0;
-    for (Square s = 0; s < 64; ++s)
+    for (Square s = SQ_A1; s <= SQ_H8; ++s)
         if ((file_of(s) + rank_of(s)) & 1) b |= square_bb(s);
     return b;
 }
@@ -98,15 +98,13 @@ private:
         show();
     }
 
-    std::string over() const {
-        return game_over_reason(pos(), std::vector<Position>(positions_.begin(), positions_.end() - 1));
+    GameEnd end() const {
+        return game_end(pos(), std::vector<Position>(positions_.begin(), positions_.end() - 1));
     }
 
-    GameResult finish(const std::string& reason) const {
-        out_ << "Game over: " << reason << ".\n";
-        if (reason.starts_with("checkmate"))
-            return pos().side_to_move() == WHITE ? GameResult::BlackWins : GameResult::WhiteWins;
-        return GameResult::Draw;
+    GameResult finish(const GameEnd& end) const {
+        out_ << "Game over: " << end.reason() << ".\n";
+        return end.result();
     }
 
     bool command(const std::string& text);  // true when text was a command (other than quit)
@@ -182,7 +180,7 @@ GameResult Game::run(std::istream& in) {
     }
     show();
     for (;;) {
-        if (const std::string reason = over(); !reason.empty()) return finish(reason);
+        if (const GameEnd e = end(); e.over()) return finish(e);
         if (pos().side_to_move() != human_) {
             try {
                 play(best_move(tables_, pos())->move, true);
@@ -238,19 +236,39 @@ std::string board_diagram(const Position& pos) {
     return out;
 }
 
-std::string game_over_reason(const Position& pos, const std::vector<Position>& history) {
-    const Color stm = pos.side_to_move();
-    if (!has_legal_move(pos)) {
-        if (pos.in_check(stm)) return std::string("checkmate, ") + color_title(~stm) + " wins";
-        return "stalemate, a draw";
+GameResult GameEnd::result() const {
+    if (kind != Kind::Checkmate) return GameResult::Draw;
+    return mated == WHITE ? GameResult::BlackWins : GameResult::WhiteWins;
+}
+
+std::string GameEnd::reason() const {
+    switch (kind) {
+        case Kind::None:
+            return "";
+        case Kind::Checkmate:
+            return std::string("checkmate, ") + color_title(~mated) + " wins";
+        case Kind::Stalemate:
+            return "stalemate, a draw";
+        case Kind::InsufficientMaterial:
+            return "a draw by insufficient material";
+        case Kind::Repetition:
+            return "a draw by threefold repetition";
     }
-    if (insufficient_material(pos)) return "a draw by insufficient material";
+    return "";
+}
+
+GameEnd game_end(const Position& pos, const std::vector<Position>& history) {
+    using Kind = GameEnd::Kind;
+    const Color stm = pos.side_to_move();
+    if (!has_legal_move(pos))
+        return pos.in_check(stm) ? GameEnd{Kind::Checkmate, stm} : GameEnd{Kind::Stalemate};
+    if (insufficient_material(pos)) return {Kind::InsufficientMaterial};
     const Position now = normalized(pos);
     int seen = 1;
     for (const Position& p : history)
         if (normalized(p) == now) ++seen;
-    if (seen >= 3) return "a draw by threefold repetition";
-    return "";
+    if (seen >= 3) return {Kind::Repetition};
+    return {};
 }
 
 GameResult play_game(const Tablebase& tables, const Position& start, Color human, std::istream& in,

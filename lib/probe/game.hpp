@@ -13,12 +13,24 @@ namespace retro {
 // case, empty squares '.'. Ends with a newline.
 std::string board_diagram(const Position& pos);
 
-// Why the game is over, or "" while it goes on: checkmate, stalemate, insufficient material (no
-// pawn, queen or rook and at most one minor piece, or only bishops all on squares of one colour),
-// threefold repetition among `history` (the earlier positions of the game, pos not included).
-std::string game_over_reason(const Position& pos, const std::vector<Position>& history = {});
-
 enum class GameResult { WhiteWins, BlackWins, Draw, Quit, Stopped };
+
+// Whether and how a game is over: checkmate, stalemate, insufficient material (no pawn, queen or
+// rook and at most one minor piece, or only bishops all on squares of one colour), threefold
+// repetition. The result and the words both follow from the kind, never the other way round.
+struct GameEnd {
+    enum class Kind { None, Checkmate, Stalemate, InsufficientMaterial, Repetition };
+    Kind kind = Kind::None;
+    Color mated = WHITE;  // for Checkmate
+
+    bool over() const { return kind != Kind::None; }
+    GameResult result() const;   // WhiteWins, BlackWins or Draw; only when over()
+    std::string reason() const;  // "checkmate, White wins", ...; "" while the game goes on
+};
+
+// How the game stands at pos; `history` holds the earlier positions of the game (pos not
+// included), for repetitions.
+GameEnd game_end(const Position& pos, const std::vector<Position>& history = {});
 
 // A game from `start`: the user plays `human`, the tables the other side, perfectly. Reads moves
 // (SAN or UCI) and commands (help, board, hint, moves, line, fen, undo, quit) line by line from in;

@@ -1,6 +1,7 @@
 #include "probe/tablebase.hpp"
 
 #include <algorithm>
+#include <future>
 
 #include "chess/movegen.hpp"
 #include "store/block_cache.hpp"
@@ -74,15 +75,42 @@ const Tablebase::Slot* Tablebase::lookup(uint64_t key) const {
 
 std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
     const Material canonical = m.canonical();
-    std::lock_guard lock(mutex_);
-    if (auto it = tables_.find(canonical); it != tables_.end()) return it->second;
-    if (dir_.empty()) return nullptr;
-    const auto path = table_path(dir_, canonical);
-    if (!std::filesystem::exists(path)) return nullptr;
-    std::shared_ptr<const Table> table = read_table(path);
-    tables_[canonical] = table;
-    publish(canonical, table.get(), nullptr);
-    return table;
+    std::promise<std::shared_ptr<const Table>> loaded;
+    std::shared_future<std::shared_ptr<const Table>> pending;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = tables_.find(canonical); it != tables_.end()) return it->second;
+        if (dir_.empty()) return nullptr;
+        const auto [it, first] = loading_.try_emplace(canonical);
+        if (first)
+            it->second = loaded.get_future().share();
+        else
+            pending = it->second;
+    }
+    if (pending.valid()) return pending.get();  // another thread reads it; rethrows its error
+    // This thread reads the file, without the lock: a whole table takes a while to decompress, and
+    // other probes and finds go on meanwhile.
+    try {
+        const auto path = table_path(dir_, canonical);
+        std::shared_ptr<const Table> table;
+        if (std::filesystem::exists(path)) table = read_table(path);
+        std::lock_guard lock(mutex_);
+        loading_.erase(canonical);
+        if (table) {
+            const auto [it, inserted] = tables_.emplace(canonical, table);  // add() may have come first
+            if (inserted) publish(canonical, table.get(), nullptr);
+            table = it->second;
+        }
+        loaded.set_value(table);
+        return table;
+    } catch (...) {
+        {
+            std::lock_guard lock(mutex_);
+            loading_.erase(canonical);
+        }
+        loaded.set_exception(std::current_exception());
+        throw;
+    }
 }
 
 std::shared_ptr<const TableReader> Tablebase::open(const Material& canonical) const {

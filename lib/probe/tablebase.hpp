@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,8 +36,9 @@ public:
 
     void add(std::shared_ptr<const Table> table);
     // The whole table of this material or its colour swap, read from the directory on first use
-    // (every block decompressed and checked); nullptr when there is no such file. Throws StoreError
-    // for a corrupted file.
+    // (every block decompressed and checked, without holding up other probes; concurrent first
+    // uses read it once); nullptr when there is no such file. Throws StoreError for a corrupted
+    // file.
     std::shared_ptr<const Table> find(const Material& m) const override;
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws ProbeError
@@ -65,6 +67,9 @@ private:
     // Tables replaced by add(): kept alive, since a probe may still hold a raw pointer to one.
     mutable std::vector<std::shared_ptr<const Table>> retired_;
     mutable std::map<Material, std::shared_ptr<const TableReader>> readers_;
+    // Whole tables being read by find(), outside mutex_: later finds of the same material wait for
+    // that read instead of starting their own.
+    mutable std::map<Material, std::shared_future<std::shared_ptr<const Table>>> loading_;
     std::shared_ptr<BlockCache> cache_;
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the
     // whole table when both are there.

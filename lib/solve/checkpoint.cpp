@@ -1,14 +1,12 @@
 #include "solve/checkpoint.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 
 #include "index/index_scheme.hpp"
 #include "solve/huge_pages.hpp"
+#include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
-#include "store/table_file.hpp"
 
 namespace retro {
 
@@ -45,6 +43,16 @@ uint64_t state_checksum(const Header& h, const SolverState& s) {
     return sum;
 }
 
+// Whether the header's counts account for a file of `size` bytes exactly, checked before they size
+// any allocation: a damaged count could ask for any amount of memory (entries is already checked
+// against the index).
+bool counts_fit(const Header& h, uint64_t size) {
+    const uint64_t most_edges = size / sizeof(EnPassantEdge);
+    if (h.edges[0] > most_edges || h.edges[1] > most_edges) return false;
+    return size ==
+           sizeof h + 2 * h.entries * sizeof(state::Code) + (h.edges[0] + h.edges[1]) * sizeof(EnPassantEdge);
+}
+
 struct File {
     std::FILE* f;
     ~File() {
@@ -62,25 +70,14 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, cons
     h.next_ply = s.next_ply;
     h.max_value = s.max_value;
     h.window = s.window;
-    for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
     h.log_length = s.log_length;
     h.log_checksum = s.log_checksum;
+    for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
     h.checksum = state_checksum(h, s);
-    const auto tmp = std::filesystem::path(path.string() + ".tmp");
-    File out{std::fopen(tmp.c_str(), "wb")};
-    if (!out.f) throw StoreError(tmp.string() + ": cannot create checkpoint: " + std::strerror(errno));
-    bool ok = std::fwrite(&h, sizeof h, 1, out.f) == 1;
+    std::vector<Bytes> pieces{Bytes(reinterpret_cast<const uint8_t*>(&h), sizeof h)};
     for_each_array(s,
-                   [&](const void* p, size_t n) { ok = ok && (n == 0 || std::fwrite(p, 1, n, out.f) == n); });
-    ok = ok && std::fflush(out.f) == 0 && ::fsync(fileno(out.f)) == 0;
-    const int error = errno;
-    ok = std::fclose(out.f) == 0 && ok;
-    out.f = nullptr;
-    if (!ok) {
-        std::filesystem::remove(tmp);
-        throw StoreError(tmp.string() + ": cannot write checkpoint: " + std::strerror(error));
-    }
-    std::filesystem::rename(tmp, path);
+                   [&](const void* p, size_t n) { pieces.emplace_back(static_cast<const uint8_t*>(p), n); });
+    write_file_atomically(path, pieces);
 }
 
 std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m) {
@@ -91,13 +88,9 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
         return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
-    // The sizes the header claims must add up to the file's size before anything is allocated.
     std::error_code ec;
-    const uint64_t file_bytes = std::filesystem::file_size(path, ec);
-    const uint64_t most_edges = file_bytes / sizeof(EnPassantEdge);
-    if (ec || h.edges[0] > most_edges || h.edges[1] > most_edges ||
-        file_bytes != sizeof h + 2 * h.entries + (h.edges[0] + h.edges[1]) * sizeof(EnPassantEdge))
-        return std::nullopt;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec || !counts_fit(h, size)) return std::nullopt;
     SolverState s;
     s.next_ply = h.next_ply;
     s.max_value = h.max_value;
@@ -105,13 +98,23 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
     s.log_length = h.log_length;
     s.log_checksum = h.log_checksum;
     for (int side = 0; side < 2; ++side) {
-        assign_on_huge_pages(s.codes[side], h.entries, state::Code(0));
+        // On huge pages as a fresh solve's arrays are: the sweeps touch them at random just the same.
+        assign_on_huge_pages(s.codes[side], h.entries, state::NEVER_LOST);
         s.edges[side].resize(h.edges[side]);
     }
     bool ok = true;
     for_each_array(s, [&](void* p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n); });
-    if (!ok || std::fgetc(in.f) != EOF || state_checksum(h, s) != h.checksum) return std::nullopt;
+    if (!ok || state_checksum(h, s) != h.checksum) return std::nullopt;
     return s;
+}
+
+std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path) {
+    const std::filesystem::path damaged = path.string() + ".damaged";
+    std::error_code ec;
+    std::filesystem::rename(path, damaged, ec);
+    if (!ec) return damaged;
+    std::filesystem::remove(path, ec);  // the next run must not meet it again
+    return {};
 }
 
 }  // namespace retro

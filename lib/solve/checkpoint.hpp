@@ -30,9 +30,15 @@ struct SolverState {
     uint64_t log_checksum = 0;
 };
 
-// Writes the state of material m's solve to `path` (temporary name, flush, rename).
+// Writes the state of material m's solve to `path` atomically (store/atomic_file.hpp).
 void write_checkpoint(const std::filesystem::path& path, const Material& m, const SolverState& state);
-// Reads a checkpoint of material m; nullopt when the file is missing, of another table or damaged.
+// Reads a checkpoint of material m; nullopt when the file is missing, of another table or damaged
+// (the header's counts are checked against the file's size before they size anything, then the
+// checksum). Throws nothing for a bad file.
 std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m);
+// Moves a checkpoint that read_checkpoint refused out of the way, to path.damaged (kept for a look,
+// replacing an older one); removes it when it cannot be renamed. Returns the new name, or an empty
+// path when it was removed (or could not be).
+std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path);
 
 }  // namespace retro

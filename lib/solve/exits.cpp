@@ -40,7 +40,6 @@ Dtm ExitProbe::value_after(const Placement& p, Color side, const Move& m) const 
     const Route& route =
         routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
     if (!route.table) return DTM_DRAW;
-    const Square flip = route.flip ? 56 : 0;
     Placement sub;
     auto next = route.first_slot;  // the next free sub-table slot of each (colour, type)
     for (int s = 0; s < scheme_.men(); ++s) {
@@ -52,7 +51,8 @@ Dtm ExitProbe::value_after(const Placement& p, Color side, const Move& m) const 
             if (m.promotion != NO_PIECE_TYPE) piece.type = m.promotion;
         }
         const Color color = route.flip ? ~piece.color : piece.color;
-        sub.square[size_t(next[size_t(color * PIECE_TYPE_COUNT + piece.type)]++)] = sq ^ flip;
+        sub.square[size_t(next[size_t(color * PIECE_TYPE_COUNT + piece.type)]++)] =
+            route.flip ? flip_rank(sq) : sq;
     }
     const Color to_move = route.flip ? side : ~side;
     return route.table->values[to_move][route.table->scheme.encode(sub)];

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cstring>
 #include <ostream>
+#include <tuple>
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
@@ -47,9 +49,13 @@ struct Entry {
     bool diagonal;  // both kings on the a1-h8 diagonal: moves may re-orient the board
     Placement placement;
     Position pos;
+    // The slot of the man on s; a move's from-square always holds one (encode_moved would read
+    // past its table with `men`).
     int slot_on(Square s, int men) const {
-        for (int i = 0;; ++i)
-            if (i == men || placement.square[i] == s) return i;
+        int i = 0;
+        while (i < men && placement.square[i] != s) ++i;
+        assert(i < men);
+        return i;
     }
 };
 
@@ -113,19 +119,41 @@ private:
     }
 
     bool resume() {
-        if (options_.checkpoint.empty()) return false;
-        auto saved = read_checkpoint(options_.checkpoint, scheme().material());
-        if (!saved || saved->window != window_.size()) return false;
-        try {
-            log_ = std::make_unique<LayerLog>(log_path(), saved->log_length, saved->log_checksum);
-        } catch (const SolveError& e) {
-            report(std::string("starting over, the checkpoint's layer log is unusable (") + e.what() + ")");
+        const auto& path = options_.checkpoint;
+        std::error_code ec;
+        if (path.empty() || !std::filesystem::exists(path, ec)) return false;
+        auto saved = read_checkpoint(path, scheme().material());
+        std::string fault;
+        if (!saved)
+            fault = "is damaged or of another table";
+        else if (saved->window != window_.size())
+            fault = "was taken with another window";
+        else
+            try {
+                log_ = std::make_unique<LayerLog>(log_path(), saved->log_length, saved->log_checksum);
+            } catch (const SolveError& e) {
+                fault = std::string("has no usable layer log (") + e.what() + ")";
+            }
+        if (!fault.empty()) {
+            const auto damaged = set_aside_checkpoint(path);
+            checkpoint_found(std::nullopt,
+                             "warning: " + path.string() + " " + fault + "; " +
+                                 (damaged.empty() ? "removed" : "set aside as " + damaged.string()) +
+                                 ", solving from the start");
             return false;
         }
         state_ = std::move(*saved);
         max_value_ = state_.max_value;
-        report("resumed from " + options_.checkpoint.string() + " at ply " + std::to_string(state_.next_ply));
+        checkpoint_found(state_.next_ply,
+                         "resuming from " + path.string() + " at ply " + std::to_string(state_.next_ply));
         return true;
+    }
+
+    void checkpoint_found(std::optional<int> resumed_at, const std::string& message) const {
+        if (options_.checkpoint_found)
+            options_.checkpoint_found(resumed_at, message);
+        else if (options_.progress)
+            *options_.progress << scheme().material().name() << ": " << message << "\n";
     }
 
     // Between plies: checkpoint when due or when asked to stop, then stop if asked.

@@ -3,8 +3,11 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "solve/entry_state.hpp"
 #include "solve/solve_error.hpp"
@@ -18,6 +21,11 @@ struct SolveOptions {
     // Where to keep the solver's state between plies (empty: nowhere). A valid checkpoint of the
     // same material found there at the start is resumed.
     std::filesystem::path checkpoint;
+    // Told, before the first pass, what became of a checkpoint file found there: the ply the solve
+    // resumes at, or nullopt when it was damaged or of another table and was set aside
+    // (set_aside_checkpoint; the solve starts over). The message says so in words. Without this
+    // callback the message goes to progress.
+    std::function<void(std::optional<int> resumed_at, const std::string& message)> checkpoint_found;
     double checkpoint_seconds = 300;  // at most this long between checkpoints
     // Polled between plies and within the first passes; when true the solver checkpoints (between
     // plies) and throws SolveInterrupted.

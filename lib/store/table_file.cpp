@@ -1,16 +1,12 @@
 #include "store/table_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <tbb/parallel_for.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
-#include <cstring>
 
 #include "index/legal_entries.hpp"
+#include "store/atomic_file.hpp"
 #include "store/format.hpp"
 #include "store/table_reader.hpp"
 
@@ -25,55 +21,6 @@ int bits_for(size_t dictionary_size, int min_bits) {
     int bits = 1;
     while ((size_t(1) << bits) < dictionary_size || bits < min_bits) bits *= 2;
     return bits;
-}
-
-// Writes all of data to fd; returns false with errno set on failure.
-bool write_all(int fd, const uint8_t* data, size_t size) {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, std::min<size_t>(size, size_t(1) << 30));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data += n, size -= size_t(n);
-    }
-    return true;
-}
-
-// Writes header and blocks to a temporary file beside path, fsyncs it and renames it to path.
-void write_atomically(const std::filesystem::path& path, const std::vector<uint8_t>& header,
-                      const std::vector<std::vector<uint8_t>>& blocks) {
-    const std::string name = path.string();
-    // A fixed temporary name: a write cut short by a kill leaves KQvKR.rtb.tmp, which the next run
-    // overwrites (and lib/jobs removes).
-    const std::string tmp = name + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw StoreError(name + ": cannot create " + tmp + ": " + std::strerror(errno));
-    auto fail = [&](const std::string& what, int error) {
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw StoreError(name + ": " + what + ": " + std::strerror(error));
-    };
-    if (!write_all(fd, header.data(), header.size())) fail("write failed", errno);
-    for (const auto& b : blocks)
-        if (!write_all(fd, b.data(), b.size())) fail("write failed", errno);
-    if (::fsync(fd) != 0) fail("fsync failed", errno);
-    if (::close(fd) != 0) {
-        const int error = errno;
-        ::unlink(tmp.c_str());
-        throw StoreError(name + ": close failed: " + std::strerror(error));
-    }
-    if (::rename(tmp.c_str(), name.c_str()) != 0) {
-        const int error = errno;
-        ::unlink(tmp.c_str());
-        throw StoreError(name + ": cannot rename " + tmp + ": " + std::strerror(error));
-    }
-    // Make the rename itself durable; not every file system can sync a directory, so this is best effort.
-    const std::string dir = path.has_parent_path() ? path.parent_path().string() : std::string(".");
-    if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-        (void)::fsync(dfd);
-        ::close(dfd);
-    }
 }
 
 void write_file(const Table& t, const std::filesystem::path& path, Metric metric,
@@ -190,7 +137,10 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         h.offsets[b + 1] = h.offsets[b] + stored[b].size();
         h.block_crc[b] = crc32_of(stored[b].data(), stored[b].size());
     }
-    write_atomically(path, format::serialize(h), stored);
+    const std::vector<uint8_t> header = format::serialize(h);
+    std::vector<Bytes> pieces{header};
+    pieces.insert(pieces.end(), stored.begin(), stored.end());
+    write_file_atomically(path, pieces);
 }
 
 }  // namespace

@@ -1,0 +1,67 @@
+// Tablebase::find reads a whole table without holding up the other threads' finds and probes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "probe_test_tables.hpp"
+#include "store_test_util.hpp"
+
+using namespace retro;
+using namespace retro::store_test;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+TEST(ProbeTablebase, FindReadsAWholeTableWithoutStallingOthers) {
+    ScratchDir dir("tablebase-find");
+    // A table of arbitrary values, large enough to take a while to read: only that time matters.
+    const Material big = Material::parse("KQvKP");
+    Table table(big);
+    uint64_t x = 1;
+    for (auto& side : table.values) {
+        side.resize(table.scheme.size());
+        for (Dtm& v : side) v = Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 57);
+    }
+    WriteOptions write;
+    write.level = 0;
+    write.fill_holes = false;
+    write_table(table, table_path(dir.path, big), write);
+
+    Tablebase tables(dir.path);
+    const Material kqk = Material::parse("KQvK");
+    tables.add(retro::testing::three_man_tables().find(kqk));
+    const Position pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+
+    std::atomic<bool> done{false};
+    double read_seconds = 0;
+    std::shared_ptr<const Table> first, second;
+    std::thread reader([&] {
+        const auto start = std::chrono::steady_clock::now();
+        first = tables.find(big);
+        read_seconds = seconds_since(start);
+        done = true;
+    });
+    std::thread same([&] { second = tables.find(big); });  // waits for the same read
+    double longest = 0;
+    while (!done) {
+        const auto start = std::chrono::steady_clock::now();
+        EXPECT_TRUE(tables.find(kqk));
+        EXPECT_TRUE(is_win(tables.probe(pos)));
+        longest = std::max(longest, seconds_since(start));
+    }
+    reader.join();
+    same.join();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first, second) << "the table was read twice";
+    EXPECT_EQ(first->values, table.values);
+    ASSERT_GT(read_seconds, 0.1) << "the read was too quick to tell";
+    EXPECT_LT(longest, read_seconds / 4) << "a find of a loaded table waited " << longest
+                                         << " s for the read of another (" << read_seconds << " s)";
+}
