@@ -42,11 +42,14 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (batch + uci + play > 1) throw po::error("--batch, --play and --uci exclude each other");
+        const auto names_side = [](const std::string& s) {
+            return s == color_name(WHITE) || s == color_name(BLACK);
+        };
         std::string side = play ? vm["play"].as<std::string>() : "";
-        if (play && side.empty() && !args.empty() && (args.front() == "white" || args.front() == "black")) {
+        if (play && side.empty() && !args.empty() && names_side(args.front())) {
             side = args.front();
             args.erase(args.begin());
-        } else if (play && side != "" && side != "white" && side != "black") {
+        } else if (play && !side.empty() && !names_side(side)) {
             // "--play FEN": the option took the FEN's first field as its value.
             if (side.find('/') == std::string::npos)
                 throw po::error("--play takes 'white' or 'black', not '" + side + "'");
@@ -72,7 +75,7 @@ int main(int argc, char** argv) {
         }
         const Position pos = Position::from_fen(fen);
         if (play) {
-            const Color human = side == "white" ? WHITE : side == "black" ? BLACK : pos.side_to_move();
+            const Color human = side.empty() ? pos.side_to_move() : side == color_name(WHITE) ? WHITE : BLACK;
             const GameResult r = play_game(tables, pos, human, std::cin, std::cout);
             return r == GameResult::Stopped ? 2 : 0;
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Compares `tbgen --json` output (stdin) with the oracle statistics in ../shared/oracle.
+"""Compares `tbgen --json` output (stdin) with the oracle statistics in tests/data/oracle.
 
-Usage: build/bin/tbgen $(tail -n +2 ../shared/oracle/legal-counts.tsv | cut -f1) -o tables -q --json \\
+Usage: build/bin/tbgen $(tail -n +2 tests/data/oracle/legal-counts.tsv | cut -f1) -o tables -q --json \\
            | scripts/compare_oracle.py
 Exits 1 when any table disagrees; prints one line per table.
 """
@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-ORACLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "oracle")
+ORACLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "oracle")
 
 
 def read(name):

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "index/index_scheme.hpp"
+#include "random_positions.hpp"
 
 using namespace retro;
 
@@ -54,24 +55,6 @@ uint64_t check_position(const IndexScheme& scheme, const Position& pos) {
     for (Symmetry s : folded_symmetries(scheme.material()))
         EXPECT_EQ(scheme.encode(transformed(pos, s)), idx) << pos.fen() << " under symmetry " << s;
     return idx;
-}
-
-// A random legal position (random side to move) with the given material.
-Position random_position(const Material& m, std::mt19937_64& rng) {
-    for (;;) {
-        Position pos;
-        for (Color c : {WHITE, BLACK})
-            for (int t = 0; t < PIECE_TYPE_COUNT; ++t)
-                for (int k = 0; k < m.count(c, PieceType(t)); ++k) {
-                    const Bitboard free = ~pos.occupied() & (t == PAWN ? PAWN_RANKS : ~Bitboard(0));
-                    int n = std::uniform_int_distribution<int>(0, popcount(free) - 1)(rng);
-                    Bitboard b = free;
-                    for (; n > 0; --n) b &= b - 1;
-                    pos.put({c, PieceType(t)}, lsb(b));
-                }
-        pos.set_side_to_move(Color(rng() & 1));
-        if (pos.illegality().empty()) return pos;
-    }
 }
 
 }  // namespace
@@ -130,7 +113,7 @@ TEST_P(SampledRoundTrip, RandomPositions) {
     const Material m = Material::parse(GetParam());
     const IndexScheme scheme(m);
     std::mt19937_64 rng(std::hash<std::string>{}(GetParam()) ^ 12345);
-    for (int i = 0; i < 20000 && !HasFailure(); ++i) check_position(scheme, random_position(m, rng));
+    for (int i = 0; i < 20000 && !HasFailure(); ++i) check_position(scheme, test::random_position(m, rng));
 
     std::uniform_int_distribution<uint64_t> any_entry(0, scheme.size() - 1);
     int decoded = 0;

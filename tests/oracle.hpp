@@ -1,4 +1,4 @@
-// Reads the independent facts in ../shared/oracle (tab-separated, first line names the columns).
+// Reads the independent facts in tests/data/oracle (tab-separated, first line names the columns).
 #pragma once
 
 #include <fstream>

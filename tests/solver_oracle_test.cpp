@@ -1,4 +1,4 @@
-// Every 3- and 4-man table, solved in memory, against the independent figures of ../shared/oracle:
+// Every 3- and 4-man table, solved in memory, against the independent figures of tests/data/oracle:
 // legal positions, wins, draws, losses, checkmates and the whole DTM histogram per side to move
 // (three-man.tsv, four-man.tsv), and the longest win and loss per side (max-dtm.tsv).
 //

@@ -7,31 +7,27 @@
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
+#include "random_positions.hpp"
 
 using namespace retro;
+using retro::test::put_at_random;
 
 namespace {
 
 constexpr PieceType EXTRA_TYPES[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
-
-Square random_square(std::mt19937_64& rng, Bitboard allowed) {
-    const int n = std::uniform_int_distribution<int>(0, popcount(allowed) - 1)(rng);
-    for (int i = 0; i < n; ++i) allowed &= allowed - 1;
-    return lsb(allowed);
-}
 
 // A random legal position of 3-6 men: random material (pawns included), random side to move, no en
 // passant square.
 Position random_position(std::mt19937_64& rng) {
     for (;;) {
         Position pos;
-        pos.put({WHITE, KING}, random_square(rng, ~Bitboard(0)));
-        pos.put({BLACK, KING}, random_square(rng, ~pos.occupied()));
+        put_at_random(pos, {WHITE, KING}, ~Bitboard(0), rng);
+        put_at_random(pos, {BLACK, KING}, ~Bitboard(0), rng);
         const int extra = std::uniform_int_distribution<int>(1, 4)(rng);
         for (int i = 0; i < extra; ++i) {
             const Color c = Color(rng() & 1);
             const PieceType t = EXTRA_TYPES[rng() % 5];
-            pos.put({c, t}, random_square(rng, ~pos.occupied() & (t == PAWN ? PAWN_RANKS : ~Bitboard(0))));
+            put_at_random(pos, {c, t}, t == PAWN ? PAWN_RANKS : ~Bitboard(0), rng);
         }
         pos.set_side_to_move(Color(rng() & 1));
         if (pos.illegality().empty()) return pos;

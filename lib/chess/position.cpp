@@ -53,13 +53,13 @@ std::string ep_fault(const Position& pos) {
     const Square ep = pos.ep_square();
     const std::string name = "en passant square " + square_name(ep);
     if (ep < 0 || ep >= 64 || relative_rank(us, ep) != 5)
-        return name + " is on the wrong rank: with " + (us == WHITE ? "white" : "black") +
-               " to move it must be on rank " + (us == WHITE ? "6" : "3");
+        return name + " is on the wrong rank: with " + color_name(us) + " to move it must be on rank " +
+               (us == WHITE ? "6" : "3");
     const Square pushed_pawn = ep - pawn_push(us);
     const Square origin = ep + pawn_push(us);
     if (!(pos.pieces(~us, PAWN) & square_bb(pushed_pawn)))
-        return name + " needs a " + (us == WHITE ? "black" : "white") + " pawn on " +
-               square_name(pushed_pawn) + " that has just made a double push";
+        return name + " needs a " + color_name(~us) + " pawn on " + square_name(pushed_pawn) +
+               " that has just made a double push";
     for (Square s : {ep, origin})
         if (pos.occupied() & square_bb(s))
             return name + " is impossible: " + square_name(s) + " must be empty after the double push";
@@ -68,7 +68,7 @@ std::string ep_fault(const Position& pos) {
     before.put({~us, PAWN}, origin);
     if (before.pieces(us, KING) && before.attacked(before.king(us), ~us))
         return name + " is impossible: before " + square_name(origin) + "-" + square_name(pushed_pawn) +
-               ", " + (us == WHITE ? "white" : "black") + " would already have been in check";
+               ", " + color_name(us) + " would already have been in check";
     return "";
 }
 
@@ -132,14 +132,13 @@ bool Position::ep_square_plausible() const { return ep_fault(*this).empty(); }
 std::string Position::illegality() const {
     for (Color c : {WHITE, BLACK}) {
         const int kings = popcount(pieces(c, KING));
-        const std::string side = c == WHITE ? "white" : "black";
+        const std::string side = color_name(c);
         if (kings == 0) return "the " + side + " king is missing";
         if (kings > 1) return side + " has " + std::to_string(kings) + " kings";
     }
     if (pieces(PAWN) & ~PAWN_RANKS) return "a pawn stands on the first or last rank";
     if (in_check(~side_to_move_))
-        return std::string("the side not to move (") + (side_to_move_ == WHITE ? "black" : "white") +
-               ") is in check";
+        return std::string("the side not to move (") + color_name(~side_to_move_) + ") is in check";
     if (ep_square_ != NO_SQUARE) return ep_fault(*this);
     return "";
 }

@@ -8,6 +8,9 @@ namespace retro {
 
 enum Color : uint8_t { WHITE = 0, BLACK = 1 };
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
+// How messages name a side: "white" within a sentence, "White" at its start.
+constexpr const char* color_name(Color c) { return c == WHITE ? "white" : "black"; }
+constexpr const char* color_title(Color c) { return c == WHITE ? "White" : "Black"; }
 
 // Ordered by strength so that material strings sort as Syzygy names them.
 enum PieceType : uint8_t { KING = 0, QUEEN, ROOK, BISHOP, KNIGHT, PAWN, NO_PIECE_TYPE };

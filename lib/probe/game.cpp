@@ -7,12 +7,11 @@
 #include "chess/movegen.hpp"
 #include "probe/line.hpp"
 #include "probe/notation.hpp"
+#include "probe/text.hpp"
 
 namespace retro {
 
 namespace {
-
-const char* color_title(Color c) { return c == WHITE ? "White" : "Black"; }
 
 Bitboard light_squares() {
     Bitboard b = 0;
@@ -35,13 +34,6 @@ bool insufficient_material(const Position& pos) {
 Position normalized(Position pos) {
     if (pos.ep_square() != NO_SQUARE && !has_legal_ep_capture(pos)) pos.set_ep_square(NO_SQUARE);
     return pos;
-}
-
-std::string trim(const std::string& s) {
-    size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return s.substr(b, e - b);
 }
 
 std::string lower(std::string s) {

@@ -3,12 +3,11 @@
 #include <cctype>
 
 #include "chess/movegen.hpp"
+#include "probe/text.hpp"
 
 namespace retro {
 
 namespace {
-
-const char* color_name(Color c) { return c == WHITE ? "white" : "black"; }
 
 const char* piece_name(PieceType t) {
     static const char* const NAMES[] = {"king", "queen", "rook", "bishop", "knight", "pawn"};
@@ -283,10 +282,7 @@ std::string uci_line(const std::vector<Move>& moves) {
 }
 
 ParsedMove parse_move(const Position& pos, std::string_view text) {
-    size_t b = 0, e = text.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-    const std::string s(text.substr(b, e - b));
+    const std::string s = trim(text);
     if (s.empty()) return failure("no move given");
     if (s == "0000" || s == "--") return failure("a null move is not a legal move");
     const bool uci = (s.size() == 4 || s.size() == 5) && is_file(s[0]) && is_rank(s[1]) && is_file(s[2]) &&

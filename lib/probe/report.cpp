@@ -7,21 +7,9 @@
 #include "index/material.hpp"
 #include "probe/line.hpp"
 #include "probe/notation.hpp"
+#include "probe/text.hpp"
 
 namespace retro {
-
-namespace {
-
-const char* color_title(Color c) { return c == WHITE ? "White" : "Black"; }
-
-std::string trim(std::string_view s) {
-    size_t b = 0, e = s.size();
-    while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n')) --e;
-    return std::string(s.substr(b, e - b));
-}
-
-}  // namespace
 
 std::string value_summary(const Position& pos, Dtm value) {
     const Color stm = pos.side_to_move();
@@ -39,8 +27,7 @@ std::string value_summary(const Position& pos, Dtm value) {
 std::string probe_report(const Tablebase& tables, const Position& pos, bool with_line) {
     const Dtm value = tables.probe(pos);
     std::string out = "position: " + pos.fen() + "\n";
-    out += "material: " + Material::of(pos).name() + ", " +
-           (pos.side_to_move() == WHITE ? "white" : "black") + " to move\n";
+    out += "material: " + Material::of(pos).name() + ", " + color_name(pos.side_to_move()) + " to move\n";
     out += "value:    " + value_summary(pos, value) + "\n";
     const auto best = best_move(tables, pos);
     if (best)

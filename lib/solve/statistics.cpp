@@ -75,10 +75,10 @@ std::string format_text(const TableStatistics& s) {
     for (Color c : {WHITE, BLACK}) {
         const auto& t = s.side[c];
         auto longest = [](int v) { return v < 0 ? std::string("-") : std::to_string(v); };
-        out << "  " << (c == WHITE ? "white" : "black") << " to move: " << t.legal << " legal, " << t.wins
-            << " win, " << t.draws << " draw, " << t.losses << " loss; " << t.checkmates << " checkmated, "
-            << t.stalemates << " stalemated; longest win " << longest(t.longest_win())
-            << " plies, longest loss " << longest(t.longest_loss()) << " plies\n"
+        out << "  " << color_name(c) << " to move: " << t.legal << " legal, " << t.wins << " win, " << t.draws
+            << " draw, " << t.losses << " loss; " << t.checkmates << " checkmated, " << t.stalemates
+            << " stalemated; longest win " << longest(t.longest_win()) << " plies, longest loss "
+            << longest(t.longest_loss()) << " plies\n"
             << "    dtm histogram (plies:positions): " << format_histogram(t) << "\n";
     }
     return out.str();

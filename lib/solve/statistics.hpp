@@ -26,7 +26,7 @@ TableStatistics compute_statistics(const Table& table);
 
 std::string format_text(const TableStatistics& s);
 std::string format_json(const TableStatistics& s);
-// "win19:8 loss0:364 ...", wins ascending then losses ascending (as in shared/oracle).
+// "win19:8 loss0:364 ...", wins ascending then losses ascending (as in tests/data/oracle).
 std::string format_histogram(const SideStatistics& s);
 
 }  // namespace retro

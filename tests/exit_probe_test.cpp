@@ -1,0 +1,107 @@
+// ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots,
+// against Tablebase::probe of the position after the move, for every capture, en passant capture
+// and promotion of random positions.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "index/dependencies.hpp"
+#include "random_positions.hpp"
+#include "solve/exits.hpp"
+#include "solved_tables.hpp"
+
+using namespace retro;
+using namespace retro::test;
+
+namespace {
+
+struct Coverage {
+    int exits = 0, en_passant = 0, promotions = 0, capture_promotions = 0;
+};
+
+// Compares value_after with probe for every move that leaves m's table, over `count` positions.
+Coverage compare_exits(const Material& m, const Tablebase& tables, int count) {
+    const IndexScheme scheme(m);
+    const ExitProbe exits(scheme, tables);
+    Coverage c;
+    for (const Position& pos : sample_positions(m, count, EnPassant::Included)) {
+        const Placement p = scheme.to_placement(pos);
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        for (const Move& mv : moves) {
+            const bool promotion = mv.promotion != NO_PIECE_TYPE;
+            if (!mv.capture && !mv.en_passant && !promotion) continue;
+            EXPECT_EQ(int(exits.value_after(p, pos.side_to_move(), mv)),
+                      int(tables.probe(make_move(pos, mv))))
+                << pos.fen() << " " << to_uci(mv);
+            ++c.exits;
+            c.en_passant += mv.en_passant;
+            c.promotions += promotion;
+            c.capture_promotions += promotion && mv.capture;
+        }
+        if (testing::Test::HasFailure()) break;
+    }
+    return c;
+}
+
+// Every kind of exit m can have was compared.
+void expect_covered(const Material& m, const Coverage& c) {
+    if (testing::Test::HasFailure()) return;  // the comparison stopped at its first failure
+    EXPECT_GT(c.exits, 200);
+    const bool white_pawns = m.count(WHITE, PAWN), black_pawns = m.count(BLACK, PAWN);
+    if (white_pawns || black_pawns) {
+        EXPECT_GT(c.promotions, 100);
+    }
+    if (white_pawns && black_pawns) {
+        EXPECT_GT(c.en_passant, 100);
+    }
+    if ((white_pawns && m.count(BLACK) > 1 + black_pawns) ||
+        (black_pawns && m.count(WHITE) > 1 + white_pawns)) {
+        EXPECT_GT(c.capture_promotions, 0);
+    }
+}
+
+// The tables one capture or promotion away from m, filled with random values instead of solved:
+// any wrong entry, side to move or table then shows, and no table has to be solved (a 4-man table
+// with pawns takes seconds).
+std::unique_ptr<Tablebase> scrambled_subtables(const Material& m) {
+    auto tables = std::make_unique<Tablebase>();
+    for (const Material& sub : direct_subtables(m)) {
+        auto rng = seeded_rng(sub.name());
+        auto table = std::make_shared<Table>(sub);
+        for (auto& values : table->values)
+            for (Dtm& v : values) v = Dtm(rng());
+        tables->add(std::move(table));
+    }
+    return tables;
+}
+
+}  // namespace
+
+class ExitProbeSolvedTest : public testing::TestWithParam<const char*> {};
+
+// Into solved 3-man tables, with colours swapped or not.
+TEST_P(ExitProbeSolvedTest, MatchesProbeAfterTheMove) {
+    const Material m = Material::parse(GetParam());
+    std::vector<std::string> subtables;
+    for (const Material& sub : direct_subtables(m)) subtables.push_back(sub.name());
+    const Coverage c = compare_exits(m, solved_tables(subtables), 3000);
+    expect_covered(m, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(FastPath, ExitProbeSolvedTest,
+                         testing::Values("KQvKR", "KRvKQ", "KBNvK", "KPvK", "KvKP"));
+
+class ExitProbeScrambledTest : public testing::TestWithParam<const char*> {};
+
+// Materials whose sub-tables would take too long to solve: en passant (KPvKP), capturing
+// promotions (KPvKN), five men (KQRvKR).
+TEST_P(ExitProbeScrambledTest, MatchesProbeAfterTheMove) {
+    const Material m = Material::parse(GetParam());
+    const Coverage c = compare_exits(m, *scrambled_subtables(m), 3000);
+    expect_covered(m, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(FastPath, ExitProbeScrambledTest, testing::Values("KPvKP", "KPvKN", "KQRvKR"));
