@@ -2,7 +2,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <chrono>
@@ -12,6 +11,7 @@
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
 #include "index/index_cursor.hpp"
+#include "parallel/parallel_for.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 #include "solve/huge_pages.hpp"
@@ -167,7 +167,7 @@ private:
     // remaining blocks are skipped (see abandon_if_stopped).
     template <class F, class Filter>
     void for_each_legal_entry(Color side, F&& f, Filter&& wanted) {
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             if (stop_requested()) return;
             Entry e;
             for (IndexCursor cursor(scheme(), r.begin()); cursor.index() < r.end(); cursor.next()) {
@@ -399,7 +399,7 @@ private:
     uint64_t for_each_with_value(Color side, Dtm n, F&& f) {
         const auto& values = state_.values[side];
         std::atomic<uint64_t> count{0};
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             uint64_t found = 0;
             for (uint64_t i = r.begin(); i < r.end(); ++i) {
                 if (i % 8 == 0 && i + 8 <= r.end() && !has_byte(values.data() + i, n)) {
@@ -442,7 +442,7 @@ private:
     template <class F>
     void for_each_edge(Color pusher, F&& f) {
         const auto& edges = state_.edges[pusher];
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, edges.size(), GRAIN), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<size_t>(0, edges.size(), GRAIN), [&](const auto& r) {
             for (size_t k = r.begin(); k < r.end(); ++k) f(edges[k]);
         });
     }

@@ -1,12 +1,12 @@
 #include "solve/verifier.hpp"
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <mutex>
 
 #include "chess/movegen.hpp"
+#include "parallel/parallel_for.hpp"
 #include "solve/dependencies.hpp"
 
 namespace retro {
@@ -61,7 +61,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
     VerifyResult result;
     const Successors successors(table, tables);
     for (Color side : {WHITE, BLACK}) {
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
             uint64_t n = 0;
             Position pos;
             for (uint64_t i = r.begin(); i < r.end(); ++i) {
