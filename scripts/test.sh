@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test.
+# Installs what is missing, builds, and runs every test: the Release build, then the whole suite
+# under AddressSanitizer + UndefinedBehaviorSanitizer and the multithreaded tests under
+# ThreadSanitizer (scripts/sanitize.sh). Each part prints its wall time.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$ROOT/scripts/build.sh"
-ctest --test-dir "$ROOT/build" --output-on-failure -j2
+timed() {
+    local start=$SECONDS
+    "$@"
+    echo "test.sh: '${*#"$ROOT/"}' took $((SECONDS - start)) s"
+}
+release() {
+    "$ROOT/scripts/build.sh"
+    ctest --test-dir "$ROOT/build" --output-on-failure -j2
+}
+timed release
+timed "$ROOT/scripts/sanitize.sh" asan
+timed "$ROOT/scripts/sanitize.sh" tsan

@@ -1,7 +1,6 @@
 #include "probe/verifier.hpp"
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include <atomic>
 #include <mutex>
@@ -9,6 +8,7 @@
 #include "chess/movegen.hpp"
 #include "index/dependencies.hpp"
 #include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
 
 namespace retro {
 
@@ -61,7 +61,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
     VerifyResult result;
     const Successors successors(table, tables);
     for (Color side : {WHITE, BLACK}) {
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
             uint64_t n = 0;
             for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                                  [&](uint64_t i, const Placement&, const Position& pos) {

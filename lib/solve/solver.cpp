@@ -2,7 +2,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -17,6 +16,7 @@
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
 #include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 #include "solve/huge_pages.hpp"
@@ -220,7 +220,7 @@ private:
     // blocks. Once a stop is requested the remaining blocks are skipped (see abandon_if_stopped).
     template <class F, class Filter>
     void for_each_wanted_entry(Color side, F&& f, Filter&& wanted) {
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
             if (stop_requested()) return;
             for_each_legal_entry(
                 scheme(), side, r.begin(), r.end(),
@@ -462,7 +462,7 @@ private:
     void refresh_far(int n) {
         for (Color side : {WHITE, BLACK}) {
             auto& codes = state_.codes[side];
-            tbb::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+            par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
                 for (uint64_t i = r.begin(); i < r.end(); ++i) {
                     if (i % 8 == 0 && i + 8 <= r.end() && !has_byte(codes.data() + i, FAR_WIN) &&
                         !has_byte(codes.data() + i, FAR_LOSS)) {
@@ -511,16 +511,19 @@ private:
         const Code wanted = window_.code(n), done = n % 2 ? DONE_WIN : DONE_LOSS;
         const uint64_t chunks = (scheme().size() + CHUNK - 1) / CHUNK;
         uint64_t next_chunk = 0, count = 0;
+        par::ForkJoin loop;
         tbb::parallel_pipeline(
             4 * size_t(tbb::this_task_arena::max_concurrency()),
             tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
                                              [&](tbb::flow_control& fc) -> uint64_t {
+                                                 const par::ForkJoin::InOrder run(loop);
                                                  if (next_chunk == chunks) fc.stop();
                                                  return next_chunk++;
                                              }) &
                 tbb::make_filter<uint64_t, LayerChunk>(
                     tbb::filter_mode::parallel,
                     [&](uint64_t c) {
+                        const par::ForkJoin::InOrder run(loop);  // hands its chunk to the last stage
                         LayerChunk found;
                         const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
                         for (uint64_t i = c * CHUNK; i < end; ++i) {
@@ -537,6 +540,7 @@ private:
                     }) &
                 tbb::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
                                                    [&](const LayerChunk& found) {
+                                                       const par::ForkJoin::InOrder run(loop);
                                                        if (found.empty()) return;
                                                        log_->append(n, side, found);
                                                        count += found.size();
@@ -562,7 +566,7 @@ private:
     template <class F>
     void for_each_edge(Color pusher, F&& f) {
         auto& edges = state_.edges[pusher];
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, edges.size(), GRAIN), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<size_t>(0, edges.size(), GRAIN), [&](const auto& r) {
             for (size_t k = r.begin(); k < r.end(); ++k) f(edges[k]);
         });
     }
@@ -652,7 +656,7 @@ private:
     // layer log, in place of their codes.
     std::unique_ptr<Table> finish() {
         for (auto& codes : state_.codes)
-            tbb::parallel_for(tbb::blocked_range<uint64_t>(0, codes.size(), GRAIN), [&](const auto& r) {
+            par::parallel_for(tbb::blocked_range<uint64_t>(0, codes.size(), GRAIN), [&](const auto& r) {
                 for (uint64_t i = r.begin(); i < r.end(); ++i) {
                     assert(!pending(codes[i]) && codes[i] != FAR_WIN && codes[i] != FAR_LOSS);
                     if (codes[i] != DONE_WIN && codes[i] != DONE_LOSS) codes[i] = DTM_DRAW;

@@ -2,12 +2,12 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/parallel_for.h>
 
 #include <sstream>
 
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
 
 namespace retro {
 
@@ -30,7 +30,7 @@ TableStatistics compute_statistics(const Table& table) {
     for (Color side : {WHITE, BLACK}) {
         tbb::combinable<SideStatistics> partial;
         const auto& values = table.values[side];
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, values.size(), 1 << 14), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, values.size(), 1 << 14), [&](const auto& r) {
             SideStatistics& s = partial.local();
             for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                                  [&](uint64_t i, const Placement&, const Position& pos) {

@@ -1,11 +1,10 @@
 #include "store/table_file.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <bit>
 
 #include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
 #include "store/atomic_file.hpp"
 #include "store/format.hpp"
 #include "store/table_reader.hpp"
@@ -55,7 +54,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     std::array<std::vector<uint64_t>, 2> holes;
     std::vector<Histogram> chunk_histogram(2 * chunks);
     for (auto& h : holes) h.assign(options.fill_holes ? (entries + 63) / 64 : 0, 0);
-    tbb::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
+    par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
         const Color side = Color(c / chunks);
         const uint64_t first = (c % chunks) * CHUNK, last = std::min(entries, first + CHUNK);
         Histogram& hist = chunk_histogram[c];
@@ -102,7 +101,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     // Pass 2, over blocks: holes take the most common value of their block (the side's most common
     // when the block has none); pack the codes and compress them.
     std::vector<std::vector<uint8_t>> stored(h.block_count);
-    tbb::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
+    par::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
         const Color side = Color(b / per_side);
         const format::Side& s = h.sides[side];
         const uint64_t first = uint64_t(b % per_side) * h.block_entries;

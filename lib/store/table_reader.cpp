@@ -2,12 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <bit>
 #include <cerrno>
 #include <cstring>
+
+#include "parallel/parallel_for.hpp"
 
 namespace retro {
 
@@ -145,7 +146,7 @@ uint8_t TableReader::value(const Position& pos, bool flipped) const {
 void TableReader::read_all(std::array<std::vector<uint8_t>, 2>& values) const {
     for (auto& v : values) v.resize(header_.entries_per_side);
     const uint32_t per_side = header_.blocks_per_side();
-    tbb::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+    par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
         const std::vector<uint8_t> stored = read_stored(b);
         std::vector<uint8_t> codes(header_.unpacked_bytes(b));
         decode(b, stored, codes.data());
@@ -167,7 +168,7 @@ void TableReader::read_all(std::array<std::vector<uint8_t>, 2>& values) const {
 }
 
 void TableReader::verify_all() const {
-    tbb::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+    par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
         const std::vector<uint8_t> stored = read_stored(b);
         std::vector<uint8_t> codes(header_.unpacked_bytes(b));
         decode(b, stored, codes.data());
@@ -179,7 +180,7 @@ void TableReader::verify_all() const {
 namespace retro {
 
 void TableReader::verify_checksums() const {
-    tbb::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+    par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
         const std::vector<uint8_t> stored = read_stored(b);
         if (stored.empty() || crc32_of(stored.data(), stored.size()) != header_.block_crc[b])
             fail("block " + std::to_string(b) + " of " + std::to_string(header_.block_count) +
