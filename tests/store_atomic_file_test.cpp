@@ -1,8 +1,5 @@
 // The one temporary-file / fsync / rename helper behind table files and checkpoints.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-
-#include <csignal>
 
 #include "store/atomic_file.hpp"
 #include "store/store_error.hpp"
@@ -28,21 +25,13 @@ TEST(AtomicFile, AFailedWriteKeepsTheOldFileAndLeavesNoTemporary) {
     write_bytes(path, "old");
     const std::vector<uint8_t> big(1 << 16, 7);
     const std::vector<Bytes> pieces{big};
-    // A file size limit stands in for a full disk: write() fails with EFBIG instead of ENOSPC.
-    std::signal(SIGXFSZ, SIG_IGN);
-    rlimit old{};
-    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
-    rlimit small = old;
-    small.rlim_cur = 1000;
-    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
     std::string error;
     try {
+        const FileSizeLimit full_disk(1000);
         write_file_atomically(path, pieces);
     } catch (const StoreError& e) {
         error = e.what();
     }
-    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
-    std::signal(SIGXFSZ, SIG_DFL);
     EXPECT_NE(error.find(path.string() + ": write failed"), std::string::npos) << error;
     EXPECT_EQ(read_bytes(path), "old");
     EXPECT_FALSE(fs::exists(path.string() + ".tmp"));

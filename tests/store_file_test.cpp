@@ -1,9 +1,7 @@
 // Table files (format v1): round trips for every codec and code width, WDL bitbases, atomic writes
 // and their failures, and bad files (wrong name, garbage, wrong metric).
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
-#include <csignal>
 #include <functional>
 
 #include "store/format.hpp"
@@ -207,25 +205,20 @@ TEST(StoreFile, FullDiskLeavesNoFileAndKeepsTheOldOne) {
     ScratchDir dir("full");
     const auto table = small_table("KPvK");
     const fs::path path = table_path(dir.path, table->material());
-    // A file size limit stands in for a full disk: write() fails with EFBIG instead of ENOSPC.
-    std::signal(SIGXFSZ, SIG_IGN);
-    rlimit old{};
-    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
-    rlimit small = old;
-    small.rlim_cur = 1000;
-    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-    const auto e = expect_store_error([&] { write_table(*table, path); });
-    EXPECT_TRUE(contains(e.what(), "write failed")) << e.what();
-    EXPECT_FALSE(fs::exists(path));
-    EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+    {
+        const FileSizeLimit full_disk(1000);
+        const auto e = expect_store_error([&] { write_table(*table, path); });
+        EXPECT_TRUE(contains(e.what(), "write failed")) << e.what();
+        EXPECT_FALSE(fs::exists(path));
+        EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+    }
     // With a good file in place, a failed rewrite leaves it untouched.
-    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
     write_table(*table, path);
     const std::string good = read_bytes(path);
-    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
-    EXPECT_THROW(write_table(*small_table("KQvK"), path), StoreError);
-    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
-    std::signal(SIGXFSZ, SIG_DFL);
+    {
+        const FileSizeLimit full_disk(1000);
+        EXPECT_THROW(write_table(*small_table("KQvK"), path), StoreError);
+    }
     EXPECT_TRUE(read_bytes(path) == good);
     EXPECT_TRUE(table_file_valid(path));
 }

@@ -1,12 +1,15 @@
 // Helpers of the store tests: small solved tables, scratch directories, raw file bytes.
 #pragma once
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,5 +75,28 @@ void for_each_legal(const IndexScheme& scheme, F&& f) {
             f(side, i, pos);
         }
 }
+
+// While it lives, no file may grow past `bytes`: a full disk, where write() fails with EFBIG
+// instead of ENOSPC (and SIGXFSZ is ignored rather than killing the process).
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small{};
+        if (getrlimit(RLIMIT_FSIZE, &old_) != 0) throw std::runtime_error("getrlimit failed");
+        small = old_;
+        small.rlim_cur = bytes;
+        if (setrlimit(RLIMIT_FSIZE, &small) != 0) throw std::runtime_error("setrlimit failed");
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, SIG_DFL);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    rlimit old_{};
+};
 
 }  // namespace retro::store_test

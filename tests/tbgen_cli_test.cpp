@@ -256,6 +256,19 @@ TEST_F(TbgenCli, FullDiskStopsWithAClearErrorAndResumes) {
     EXPECT_TRUE(table_file_valid(out / "KQvKR.rtb"));
 }
 
+namespace {
+
+// A solver state of m with nothing decided, for checkpoints written by hand.
+SolverState blank_state(const Material& m, int window, uint64_t log_length) {
+    SolverState state;
+    state.window = window;
+    state.log_length = log_length;
+    for (auto& codes : state.codes) codes.assign(IndexScheme(m).size(), state::NEVER_LOST);
+    return state;
+}
+
+}  // namespace
+
 // A checkpoint whose header claims 2^60 en passant edges (its checksum no longer matches) is set
 // aside with a warning and the table solved from the start, instead of an allocation failure that
 // the advised "run the same command" would repeat for ever.
@@ -264,9 +277,7 @@ TEST_F(TbgenCli, DamagedCheckpointIsSetAsideAndTheTableSolved) {
     fs::create_directories(out);
     const Material m = Material::parse("KQvK");
     const fs::path checkpoint = checkpoint_path(out, m);
-    SolverState state;
-    for (int side = 0; side < 2; ++side) state.codes[side].assign(IndexScheme(m).size(), state::NEVER_LOST);
-    write_checkpoint(checkpoint, m, state);
+    write_checkpoint(checkpoint, m, blank_state(m, 0, 0));
     const std::string bytes = test::with_white_edge_count(slurp(checkpoint), uint64_t(1) << 60);
     std::ofstream(checkpoint, std::ios::binary | std::ios::trunc) << bytes;
 
@@ -289,11 +300,7 @@ TEST_F(TbgenCli, CheckpointWithoutItsLayerLogIsSetAside) {
     fs::create_directories(out);
     const Material m = Material::parse("KQvK");
     const fs::path checkpoint = checkpoint_path(out, m);
-    SolverState state;
-    state.window = state::WIDEST_WINDOW;
-    state.log_length = 100;
-    for (int side = 0; side < 2; ++side) state.codes[side].assign(IndexScheme(m).size(), state::NEVER_LOST);
-    write_checkpoint(checkpoint, m, state);
+    write_checkpoint(checkpoint, m, blank_state(m, state::WIDEST_WINDOW, 100));
     ASSERT_FALSE(fs::exists(layer_log_path(checkpoint)));
 
     const Outcome r = tbgen("KQvK -q -o " + out.string());
