@@ -10,6 +10,8 @@
 #include <cassert>
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <ostream>
 #include <tuple>
 
@@ -504,20 +506,29 @@ private:
 
     // The layer n of `side`: calls f(entry) for every entry decided in exactly n plies, logs them
     // and marks them done; returns how many there were. The chunks are scanned in parallel and
-    // logged in index order.
+    // logged in index order. No stage throws: a cancelled pipeline would leak the chunks in flight,
+    // so the first error is kept, the rest of the layer skipped, and the error thrown afterwards.
     template <class F>
     uint64_t sweep_layer(Color side, int n, F&& f) {
         auto& codes = state_.codes[side];
         const Code wanted = window_.code(n), done = n % 2 ? DONE_WIN : DONE_LOSS;
         const uint64_t chunks = (scheme().size() + CHUNK - 1) / CHUNK;
         uint64_t next_chunk = 0, count = 0;
+        std::exception_ptr error;
+        std::atomic<bool> failed{false};
+        std::mutex error_mutex;
+        const auto keep = [&](std::exception_ptr e) {
+            std::lock_guard lock(error_mutex);
+            if (!error) error = e;
+            failed = true;
+        };
         par::ForkJoin loop;
         tbb::parallel_pipeline(
             4 * size_t(tbb::this_task_arena::max_concurrency()),
             tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
                                              [&](tbb::flow_control& fc) -> uint64_t {
                                                  const par::ForkJoin::InOrder run(loop);
-                                                 if (next_chunk == chunks) fc.stop();
+                                                 if (next_chunk == chunks || failed) fc.stop();
                                                  return next_chunk++;
                                              }) &
                 tbb::make_filter<uint64_t, LayerChunk>(
@@ -525,26 +536,36 @@ private:
                     [&](uint64_t c) {
                         const par::ForkJoin::InOrder run(loop);  // hands its chunk to the last stage
                         LayerChunk found;
-                        const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
-                        for (uint64_t i = c * CHUNK; i < end; ++i) {
-                            if (i % 8 == 0 && i + 8 <= end && !has_byte(codes.data() + i, wanted)) {
-                                i += 7;  // eight entries at once: most hold other codes
-                                continue;
+                        if (failed) return found;
+                        try {
+                            const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
+                            for (uint64_t i = c * CHUNK; i < end; ++i) {
+                                if (i % 8 == 0 && i + 8 <= end && !has_byte(codes.data() + i, wanted)) {
+                                    i += 7;  // eight entries at once: most hold other codes
+                                    continue;
+                                }
+                                if (codes[i] != wanted) continue;
+                                f(load_entry(side, i));
+                                found.add(i);
+                                codes[i] = done;
                             }
-                            if (codes[i] != wanted) continue;
-                            f(load_entry(side, i));
-                            found.add(i);
-                            codes[i] = done;
+                        } catch (...) {
+                            keep(std::current_exception());
                         }
                         return found;
                     }) &
                 tbb::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
                                                    [&](const LayerChunk& found) {
                                                        const par::ForkJoin::InOrder run(loop);
-                                                       if (found.empty()) return;
-                                                       log_->append(n, side, found);
-                                                       count += found.size();
+                                                       if (found.empty() || failed) return;
+                                                       try {
+                                                           log_->append(n, side, found);
+                                                           count += found.size();
+                                                       } catch (...) {
+                                                           keep(std::current_exception());
+                                                       }
                                                    }));
+        if (error) std::rethrow_exception(error);
         return count;
     }
 
