@@ -22,51 +22,54 @@ extern "C" void __tsan_release(void* addr);
 namespace retro::par {
 
 #if defined(__SANITIZE_THREAD__)
-// The two addresses TSan keeps the fork and join clocks of one loop at. Other parallel algorithms
-// (the solver's parallel_pipeline) use it directly: one ForkJoin around the call, a Body in each
-// body.
+// The addresses TSan keeps the fork, join and order clocks at. They are shared by all loops, not
+// kept per loop: a body must acquire the fork before it reads anything, its own captures included
+// (TBB copied them on another thread). Other parallel algorithms (the solver's parallel_pipeline)
+// use ForkJoin directly: one around the call, a Body (or InOrder) at the top of each body.
+inline char fork_clock, join_clock, order_clock;
+
 class ForkJoin {
 public:
-    ForkJoin() { __tsan_release(&fork_); }
-    ~ForkJoin() { __tsan_acquire(&join_); }
+    ForkJoin() { __tsan_release(&fork_clock); }
+    ~ForkJoin() { __tsan_acquire(&join_clock); }
     ForkJoin(const ForkJoin&) = delete;
     ForkJoin& operator=(const ForkJoin&) = delete;
 
     // One body's run, from the fork to the join (also when the body throws).
     class Body {
     public:
-        explicit Body(ForkJoin& loop) : loop_(loop) { __tsan_acquire(&loop_.fork_); }
-        ~Body() { __tsan_release(&loop_.join_); }
+        // The barrier keeps the compiler from reading the body's captures before the acquire.
+        Body() {
+            __tsan_acquire(&fork_clock);
+            asm volatile("" ::: "memory");
+        }
+        ~Body() { __tsan_release(&join_clock); }
         Body(const Body&) = delete;
         Body& operator=(const Body&) = delete;
-
-    private:
-        ForkJoin& loop_;
     };
 
     // In a body that TBB runs in order after others (a pipeline's serial stage, or the stage a
     // parallel one hands its item to): sees what the bodies before it in that order wrote.
     class InOrder {
     public:
-        explicit InOrder(ForkJoin& loop) : body_(loop), loop_(loop) { __tsan_acquire(&loop_.order_); }
-        ~InOrder() { __tsan_release(&loop_.order_); }
+        InOrder() {
+            __tsan_acquire(&order_clock);
+            asm volatile("" ::: "memory");
+        }
+        ~InOrder() { __tsan_release(&order_clock); }
         InOrder(const InOrder&) = delete;
         InOrder& operator=(const InOrder&) = delete;
 
     private:
         Body body_;
-        ForkJoin& loop_;
     };
-
-private:
-    char fork_ = 0, join_ = 0, order_ = 0;
 };
 
 template <class Range, class F>
 void parallel_for(const Range& range, const F& body) {
     ForkJoin loop;
     tbb::parallel_for(range, [&](const Range& r) {
-        const ForkJoin::Body run(loop);
+        const ForkJoin::Body run;
         body(r);
     });
 }
@@ -75,19 +78,21 @@ template <class Index, class F>
 void parallel_for(Index first, Index last, const F& f) {
     ForkJoin loop;
     tbb::parallel_for(first, last, [&](Index i) {
-        const ForkJoin::Body run(loop);
+        const ForkJoin::Body run;
         f(i);
     });
 }
 
 #else
 
+// No-ops (user-provided constructors: declared and unused, they draw no warning).
 struct ForkJoin {
+    ForkJoin() {}
     struct Body {
-        explicit Body(ForkJoin&) {}
+        Body() {}
     };
     struct InOrder {
-        explicit InOrder(ForkJoin&) {}
+        InOrder() {}
     };
 };
 

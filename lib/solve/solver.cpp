@@ -527,14 +527,14 @@ private:
             4 * size_t(tbb::this_task_arena::max_concurrency()),
             tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
                                              [&](tbb::flow_control& fc) -> uint64_t {
-                                                 const par::ForkJoin::InOrder run(loop);
+                                                 const par::ForkJoin::InOrder run;
                                                  if (next_chunk == chunks || failed) fc.stop();
                                                  return next_chunk++;
                                              }) &
                 tbb::make_filter<uint64_t, LayerChunk>(
                     tbb::filter_mode::parallel,
                     [&](uint64_t c) {
-                        const par::ForkJoin::InOrder run(loop);  // hands its chunk to the last stage
+                        const par::ForkJoin::InOrder run;  // hands its chunk to the last stage
                         LayerChunk found;
                         if (failed) return found;
                         try {
@@ -556,7 +556,7 @@ private:
                     }) &
                 tbb::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
                                                    [&](const LayerChunk& found) {
-                                                       const par::ForkJoin::InOrder run(loop);
+                                                       const par::ForkJoin::InOrder run;
                                                        if (found.empty() || failed) return;
                                                        try {
                                                            log_->append(n, side, found);
