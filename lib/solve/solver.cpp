@@ -281,13 +281,8 @@ private:
     // The code after the exits of an entry coded `code` gave a win bound or a draw, in the first
     // passes (ply 0): a quicker win, or a never-lost mark for an undecided entry.
     Code apply_exits(Code code, int best_win, bool drawn) {
-        if (best_win != NO_WIN) {
-            const bool quicker =
-                undecided(code) || code == NEVER_LOST ||
-                (pending(code) && window_.ply(code, 0) % 2 && window_.ply(code, 0) > best_win);
-            if (quicker) return decided(best_win, 0);
-            return code;  // a quicker win already, or a far win whose bound is derived from all exits
-        }
+        // A far code already is the quickest exit's bound, derived again from all exits.
+        if (best_win != NO_WIN) return quicker(code, best_win, 0) ? decided(best_win, 0) : code;
         return drawn && undecided(code) ? NEVER_LOST : code;
     }
 
@@ -458,20 +453,14 @@ private:
         }
     }
 
-    // Every REFRESH plies: the far distances that now fit the window become pending. A far entry's
+    // Every window_.refresh() plies: the far distances that now fit the window become pending. A far entry's
     // distance is derived again from its moves, as when it was found: a far win is its quickest
     // winning exit or en passant edge, a far loss its longest exit win plus one.
     void refresh_far(int n) {
         for (Color side : {WHITE, BLACK}) {
             auto& codes = state_.codes[side];
             par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
-                for (uint64_t i = r.begin(); i < r.end(); ++i) {
-                    if (i % 8 == 0 && i + 8 <= r.end() && !has_byte(codes.data() + i, FAR_WIN) &&
-                        !has_byte(codes.data() + i, FAR_LOSS)) {
-                        i += 7;
-                        continue;
-                    }
-                    if (codes[i] != FAR_WIN && codes[i] != FAR_LOSS) continue;
+                for_each_code(codes, r.begin(), r.end(), FAR_WIN, FAR_LOSS, [&](uint64_t i) {
                     const Entry e = load_entry(side, i);
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
@@ -480,7 +469,7 @@ private:
                                         : std::min(quickest_exit_win(e, moves), far_edge_win(side, i));
                     assert(ply >= n && ply < NO_WIN);
                     if (window_.fits(ply, n)) codes[i] = window_.code(ply);
-                }
+                });
             });
         }
     }
@@ -502,6 +491,21 @@ private:
         std::memcpy(&w, p, 8);
         w ^= 0x0101010101010101ULL * n;
         return ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0;
+    }
+
+    // Calls f(i) for every i in [begin, end) whose code is a or b, testing eight codes at a time:
+    // most hold other codes.
+    template <class F>
+    static void for_each_code(const std::vector<Code>& codes, uint64_t begin, uint64_t end, Code a, Code b,
+                              F&& f) {
+        for (uint64_t i = begin; i < end; ++i) {
+            if (i % 8 == 0 && i + 8 <= end && !has_byte(codes.data() + i, a) &&
+                !has_byte(codes.data() + i, b)) {
+                i += 7;
+                continue;
+            }
+            if (codes[i] == a || codes[i] == b) f(i);
+        }
     }
 
     // The layer n of `side`: calls f(entry) for every entry decided in exactly n plies, logs them
@@ -539,16 +543,11 @@ private:
                         if (failed) return found;
                         try {
                             const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
-                            for (uint64_t i = c * CHUNK; i < end; ++i) {
-                                if (i % 8 == 0 && i + 8 <= end && !has_byte(codes.data() + i, wanted)) {
-                                    i += 7;  // eight entries at once: most hold other codes
-                                    continue;
-                                }
-                                if (codes[i] != wanted) continue;
+                            for_each_code(codes, c * CHUNK, end, wanted, wanted, [&](uint64_t i) {
                                 f(load_entry(side, i));
                                 found.add(i);
                                 codes[i] = done;
-                            }
+                            });
                         } catch (...) {
                             keep(std::current_exception());
                         }
