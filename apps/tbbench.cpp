@@ -43,8 +43,14 @@ std::string load_average() {
 }
 
 uint64_t table_hash(const Table& t) {
-    const uint64_t h = checksum64(t.values[WHITE].data(), t.values[WHITE].size());
-    return checksum64(t.values[BLACK].data(), t.values[BLACK].size(), h);
+    uint64_t h = checksum64(t.bytes(WHITE).data(), t.bytes(WHITE).size());
+    h = checksum64(t.bytes(BLACK).data(), t.bytes(BLACK).size(), h);
+    for (Color side : {WHITE, BLACK})
+        for (const Table::LongValue& l : t.long_values(side)) {
+            h = checksum64(&l.index, sizeof l.index, h);
+            h = checksum64(&l.value, sizeof l.value, h);
+        }
+    return h;
 }
 
 // Builds the sub-tables `m` needs into dir when they are missing, then loads them.

@@ -193,10 +193,9 @@ BENCHMARK(WriteKQvKR)
 std::shared_ptr<const Table> synthetic_krbkr() {
     static const std::shared_ptr<const Table> t = [] {
         auto big = std::make_shared<Table>(Material::parse("KRBvKR"));
-        const auto& src = kqkr()->values;
-        for (int side = 0; side < 2; ++side)
-            for (uint64_t i = 0; i < big->values[side].size(); ++i)
-                big->values[side][i] = src[side][i % src[side].size()];
+        const auto src = kqkr();
+        for (Color side : {WHITE, BLACK})
+            for (uint64_t i = 0; i < big->size(); ++i) big->set(side, i, src->value(side, i % src->size()));
         return big;
     }();
     return t;

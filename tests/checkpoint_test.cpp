@@ -10,6 +10,7 @@
 
 #include "checkpoint_test_util.hpp"
 #include "index/index_scheme.hpp"
+#include "store/checksum.hpp"
 #include "store_test_util.hpp"
 
 using namespace retro;
@@ -55,6 +56,37 @@ TEST(Checkpoint, WrittenStateReadsBack) {
     }
     EXPECT_FALSE(read_checkpoint(path, Material::parse("KRvK")));  // of another table
     EXPECT_FALSE(read_checkpoint(dir.path / "missing.checkpoint", m));
+}
+
+TEST(Checkpoint, PreviousVersionWithByteCapturesReadsBack) {
+    // RETROCK2, written before distances took 16 bits: an edge's capture was a byte (255: a draw)
+    // and a zero byte. Rewrite a current checkpoint into that form and read it.
+    ScratchDir dir("checkpoint-v2");
+    const Material m = Material::parse("KQvK");
+    const fs::path path = dir.path / "KQvK.checkpoint";
+    SolverState s = some_state(m);
+    s.edges[WHITE][1].capture = DTM_DRAW;
+    write_checkpoint(path, m, s);
+    std::string bytes = read_bytes(path);
+    constexpr size_t HEADER = 88, CHECKSUM = 80, CAPTURE = 16;  // lib/solve/checkpoint.cpp
+    bytes[7] = '2';
+    const size_t entries = s.codes[WHITE].size();
+    const size_t white_edges = HEADER + entries;
+    bytes[white_edges + sizeof(EnPassantEdge) + CAPTURE + 1] = 0;  // 0xFFFF becomes 255
+    uint64_t sum = checksum64(bytes.data(), CHECKSUM);
+    size_t at = HEADER;
+    for (int side = 0; side < 2; ++side)
+        for (const size_t n : {entries, s.edges[side].size() * sizeof(EnPassantEdge)}) {
+            sum = checksum64(bytes.data() + at, n, sum);
+            at += n;
+        }
+    std::memcpy(bytes.data() + CHECKSUM, &sum, sizeof sum);
+    write_bytes(path, bytes);
+    const auto read = read_checkpoint(path, m);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->edges[WHITE][0].capture, 3);
+    EXPECT_EQ(read->edges[WHITE][1].capture, DTM_DRAW);
+    EXPECT_EQ(read->edges[BLACK][0].capture, 9);
 }
 
 TEST(Checkpoint, DamagedFilesReadAsNothing) {

@@ -78,13 +78,13 @@ void expect_same_files_for_1_2_3_threads(const std::string& name) {
                                         << " threads differs from the one with 1 thread";
         for (Color side : {WHITE, BLACK})
             for (uint64_t i = 0; i < table->scheme.size(); ++i)
-                if (table->values[side][i] != first->values[side][i]) {
+                if (table->value(side, i) != first->value(side, i)) {
                     Position pos;
                     table->scheme.decode(i, pos);
                     pos.set_side_to_move(side);
                     ADD_FAILURE() << name << ": first different entry " << i << " (" << pos.fen()
-                                  << "): " << describe(first->values[side][i]) << " with 1 thread, "
-                                  << describe(table->values[side][i]) << " with " << threads;
+                                  << "): " << describe(first->value(side, i)) << " with 1 thread, "
+                                  << describe(table->value(side, i)) << " with " << threads;
                     return;
                 }
     }

@@ -71,8 +71,12 @@ std::unique_ptr<Tablebase> scrambled_subtables(const Material& m) {
     for (const Material& sub : direct_subtables(m)) {
         auto rng = seeded_rng(sub.name());
         auto table = std::make_shared<Table>(sub);
-        for (auto& values : table->values)
-            for (Dtm& v : values) v = Dtm(rng());
+        // Random bytes; 254 (a long distance) stands for one of up to a thousand plies more.
+        for (Color side : {WHITE, BLACK})
+            for (uint64_t i = 0; i < table->size(); ++i) {
+                const uint8_t b = uint8_t(rng());
+                table->set(side, i, b == 255 ? DTM_DRAW : b == 254 ? Dtm(254 + rng() % 1000) : Dtm(b));
+            }
         tables->add(std::move(table));
     }
     return tables;

@@ -25,10 +25,9 @@ TEST(ProbeTablebase, FindReadsAWholeTableWithoutStallingOthers) {
     const Material big = Material::parse("KQvKP");
     Table table(big);
     uint64_t x = 1;
-    for (auto& side : table.values) {
-        side.resize(table.scheme.size());
-        for (Dtm& v : side) v = Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 57);
-    }
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table.size(); ++i)
+            table.set(side, i, Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 57));
     WriteOptions write;
     write.level = 0;
     write.fill_holes = false;
@@ -60,7 +59,7 @@ TEST(ProbeTablebase, FindReadsAWholeTableWithoutStallingOthers) {
     same.join();
     ASSERT_TRUE(first);
     EXPECT_EQ(first, second) << "the table was read twice";
-    EXPECT_EQ(first->values, table.values);
+    EXPECT_TRUE(*first == table);
     ASSERT_GT(read_seconds, 0.1) << "the read was too quick to tell";
     EXPECT_LT(longest, read_seconds / 4) << "a find of a loaded table waited " << longest
                                          << " s for the read of another (" << read_seconds << " s)";

@@ -126,7 +126,7 @@ TEST(StoreCorruption, ProbesOfADamagedBlockFailEveryTimeOthersStillWork) {
     uint64_t rejected = 0, right = 0, wrong = 0;
     for_each_legal(table->scheme, [&](Color side, uint64_t i, const Position& pos) {
         try {
-            (files.probe(pos) == table->values[side][i] ? right : wrong)++;
+            (files.probe(pos) == table->value(side, i) ? right : wrong)++;
         } catch (const StoreError& e) {
             EXPECT_EQ(side, WHITE);
             EXPECT_EQ(i >> 12, 3u);

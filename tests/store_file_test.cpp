@@ -19,10 +19,10 @@ void expect_same_legal_values(const Table& expected, const Table& actual, const 
     uint64_t checked = 0, bad = 0;
     for_each_legal(expected.scheme, [&](Color side, uint64_t i, const Position&) {
         ++checked;
-        if (expected.values[side][i] != actual.values[side][i] && bad++ < 5)
+        if (expected.value(side, i) != actual.value(side, i) && bad++ < 5)
             ADD_FAILURE() << what << ": side " << int(side) << " entry " << i << ": wrote "
-                          << describe(expected.values[side][i]) << ", read "
-                          << describe(actual.values[side][i]);
+                          << describe(expected.value(side, i)) << ", read "
+                          << describe(actual.value(side, i));
     });
     EXPECT_GT(checked, 0u);
     EXPECT_EQ(bad, 0u) << what;
@@ -63,7 +63,7 @@ TEST(StoreFile, RoundTripEveryCodecBlockSizeAndWidth) {
                         expect_same_legal_values(*table, *back, what);
                         // Unfilled, even the holes come back as they were.
                         if (!fill) {
-                            EXPECT_TRUE(back->values == table->values) << what;
+                            EXPECT_TRUE(*back == *table) << what;
                         }
                         EXPECT_TRUE(table_file_valid(path)) << what;
                     }
@@ -114,7 +114,7 @@ TEST(StoreFile, WdlBitbase) {
         const TableReader reader(path, format::Metric::Wdl);
         uint64_t bad = 0;
         for_each_legal(table->scheme, [&](Color side, uint64_t i, const Position& pos) {
-            const Wdl expected = wdl_of(table->values[side][i]);
+            const Wdl expected = wdl_of(table->value(side, i));
             if (wdl->value(side, i) != expected || Wdl(reader.value(side, i)) != expected ||
                 Wdl(reader.value(pos)) != expected || Wdl(reader.value(pos.color_flipped())) != expected)
                 ++bad;

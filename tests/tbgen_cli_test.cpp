@@ -164,11 +164,11 @@ TEST_F(TbgenCli, VerifyFiles) {
         Position pos;
         if (!table->scheme.decode(i, pos)) return false;
         pos.set_side_to_move(WHITE);
-        return pos.illegality().empty() && is_win(table->values[WHITE][i]);
+        return pos.illegality().empty() && is_win(table->value(WHITE, i));
     };
     uint64_t i = table->scheme.size() / 2;
     while (!legal_win(i)) ++i;
-    table->values[WHITE][i] = DTM_DRAW;
+    table->set(WHITE, i, DTM_DRAW);
     fs::create_directories(dir_ / "wrong");
     write_table(*table, dir_ / "wrong" / "KQvK.rtb");
     const Outcome wrong = check_fails("wrong", slurp(dir_ / "wrong" / "KQvK.rtb"));
@@ -212,17 +212,17 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
             pos.set_side_to_move(side);
             if (!pos.illegality().empty()) continue;
             ++legal;
-            ASSERT_EQ(wdl->value(side, i), wdl_of(dtm->values[side][i])) << pos.fen();
+            ASSERT_EQ(wdl->value(side, i), wdl_of(dtm->value(side, i))) << pos.fen();
         }
     EXPECT_EQ(legal, 21959u + 28056u);  // KRvK legal entries, white and black to move (tbindex)
 
     ASSERT_EQ(tbgen("KRvK --codec zstd -q -o " + zstd.string()).status, 0);
-    EXPECT_EQ(read_table(zstd / "KRvK.rtb")->values, dtm->values);
+    EXPECT_TRUE(*read_table(zstd / "KRvK.rtb") == *dtm);
     EXPECT_NE(tbgen("KRvK --codec lz4 -o " + zstd.string()).status, 0);
 
     const fs::path fast = dir_ / "fast";
     ASSERT_EQ(tbgen("KRvK --level 0 -q -o " + fast.string()).status, 0);
-    EXPECT_EQ(read_table(fast / "KRvK.rtb")->values, dtm->values);
+    EXPECT_TRUE(*read_table(fast / "KRvK.rtb") == *dtm);
     EXPECT_NE(fs::file_size(fast / "KRvK.rtb"), fs::file_size(xz / "KRvK.rtb"));
     const auto too_high = tbgen("KRvK --codec zstd --level 23 -o " + fast.string());
     EXPECT_EQ(too_high.status, 1);

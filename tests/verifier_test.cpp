@@ -49,7 +49,7 @@ uint64_t find_entry(const Table& t, Color side, uint64_t from, Pick pick) {
         Position pos;
         if (!t.scheme.decode(i, pos)) continue;
         pos.set_side_to_move(side);
-        if (pos.illegality().empty() && pick(t.values[side][i])) return i;
+        if (pos.illegality().empty() && pick(t.value(side, i))) return i;
     }
     ADD_FAILURE() << "no such entry in " << t.material().name();
     return 0;
@@ -89,15 +89,15 @@ TEST(Verifier, ReportsTheCorruptedEntry) {
     Position corrupted;
     ASSERT_TRUE(bad->scheme.decode(i, corrupted));
     corrupted.set_side_to_move(side);
-    const Dtm was = bad->values[side][i];
-    bad->values[side][i] = is_draw(was) ? Dtm(1) : DTM_DRAW;
+    const Dtm was = bad->value(side, i);
+    bad->set(side, i, is_draw(was) ? Dtm(1) : DTM_DRAW);
 
     Tablebase tables;
     tables.add(bad);
     const VerifyResult r = verify_table(*bad, tables);
     ASSERT_TRUE(r.mismatch) << "a corrupted value went unnoticed";
     EXPECT_EQ(r.mismatch->substr(0, corrupted.fen().size()), corrupted.fen()) << *r.mismatch;
-    EXPECT_NE(r.mismatch->find("stored " + describe(bad->values[side][i])), std::string::npos) << *r.mismatch;
+    EXPECT_NE(r.mismatch->find("stored " + describe(bad->value(side, i))), std::string::npos) << *r.mismatch;
     EXPECT_NE(r.mismatch->find("moves give " + describe(was)), std::string::npos) << *r.mismatch;
 }
 
@@ -108,7 +108,7 @@ TEST(Verifier, ReportsAMismatchNextToACorruptedValue) {
     auto bad = std::make_shared<Table>(*good);
     const uint64_t i =
         find_entry(*bad, BLACK, bad->scheme.size() / 2, [](Dtm v) { return is_loss(v) && v > 10; });
-    bad->values[BLACK][i] = DTM_DRAW;
+    bad->set(BLACK, i, DTM_DRAW);
 
     Tablebase tables;
     tables.add(bad);

@@ -66,7 +66,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
             for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                                  [&](uint64_t i, const Placement&, const Position& pos) {
                                      ++n;
-                                     const Dtm stored = table.values[side][i],
+                                     const Dtm stored = table.value(side, i),
                                                expected = successors.expected(pos);
                                      if (stored == expected) return;
                                      std::lock_guard lock(mutex);

@@ -12,7 +12,11 @@ namespace retro {
 
 namespace {
 
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '2'};
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '3'};
+// The previous version: the same layout, but an edge's capture was a byte (255: a draw) followed
+// by a zero byte, so it reads as a Dtm below 256.
+constexpr char MAGIC_BYTE_CAPTURES[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '2'};
+static_assert(sizeof(EnPassantEdge) == 24);
 
 struct Header {
     char magic[8];
@@ -84,8 +88,9 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
     File in{std::fopen(path.c_str(), "rb")};
     if (!in.f) return std::nullopt;
     Header h{};
-    if (std::fread(&h, sizeof h, 1, in.f) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0)
-        return std::nullopt;
+    if (std::fread(&h, sizeof h, 1, in.f) != 1) return std::nullopt;
+    const bool byte_captures = std::memcmp(h.magic, MAGIC_BYTE_CAPTURES, sizeof MAGIC) == 0;
+    if (!byte_captures && std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0) return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
     std::error_code ec;
@@ -105,6 +110,10 @@ std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, co
     bool ok = true;
     for_each_array(s, [&](void* p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n); });
     if (!ok || state_checksum(h, s) != h.checksum) return std::nullopt;
+    if (byte_captures)
+        for (auto& edges : s.edges)
+            for (EnPassantEdge& e : edges)
+                if (e.capture == 255) e.capture = DTM_DRAW;
     return s;
 }
 

@@ -11,13 +11,12 @@
 namespace retro {
 
 struct EnPassantEdge {
-    uint64_t from;   // the entry whose side to move pushes
-    uint64_t next;   // the entry reached, without the en passant right (opponent to move)
-    Dtm capture;     // the opponent's best en passant capture, for the opponent
-    uint8_t zero{};  // padding, zero so that checkpoints are byte-for-byte reproducible
+    uint64_t from;  // the entry whose side to move pushes
+    uint64_t next;  // the entry reached, without the en passant right (opponent to move)
+    Dtm capture;    // the opponent's best en passant capture, for the opponent
     // The win this edge offered `from` beyond the window (0: none), for Solver::refresh_far.
     uint16_t far_win = 0;
-    uint32_t padding{};
+    uint32_t padding{};  // zero, so that checkpoints are byte-for-byte reproducible
 };
 
 struct SolverState {
@@ -32,9 +31,9 @@ struct SolverState {
 
 // Writes the state of material m's solve to `path` atomically (store/atomic_file.hpp).
 void write_checkpoint(const std::filesystem::path& path, const Material& m, const SolverState& state);
-// Reads a checkpoint of material m; nullopt when the file is missing, of another table or damaged
-// (the header's counts are checked against the file's size before they size anything, then the
-// checksum). Throws nothing for a bad file.
+// Reads a checkpoint of material m (also one written before distances took 16 bits); nullopt when the file is
+// missing, of another table or damaged (the header's counts are checked against the file's size before they
+// size anything, then the checksum). Throws nothing for a bad file.
 std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m);
 // Moves a checkpoint that read_checkpoint refused out of the way, to path.damaged (kept for a look,
 // replacing an older one); removes it when it cannot be renamed. Returns the new name, or an empty

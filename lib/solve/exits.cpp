@@ -55,7 +55,7 @@ Dtm ExitProbe::value_after(const Placement& p, Color side, const Move& m) const 
             route.flip ? flip_rank(sq) : sq;
     }
     const Color to_move = route.flip ? side : ~side;
-    return route.table->values[to_move][route.table->scheme.encode(sub)];
+    return route.table->value(to_move, route.table->scheme.encode(sub));
 }
 
 }  // namespace retro

@@ -673,18 +673,22 @@ private:
     }
 
     // The values: every entry not decided is a draw; the decided ones take their distance from the
-    // layer log, in place of their codes.
+    // layer log, in place of their codes (Table's bytes, and its list for the long distances).
     std::unique_ptr<Table> finish() {
         for (auto& codes : state_.codes)
             par::parallel_for(tbb::blocked_range<uint64_t>(0, codes.size(), GRAIN), [&](const auto& r) {
                 for (uint64_t i = r.begin(); i < r.end(); ++i) {
                     assert(!pending(codes[i]) && codes[i] != FAR_WIN && codes[i] != FAR_LOSS);
-                    if (codes[i] != DONE_WIN && codes[i] != DONE_LOSS) codes[i] = DTM_DRAW;
+                    if (codes[i] != DONE_WIN && codes[i] != DONE_LOSS) codes[i] = Table::DRAW_BYTE;
                 }
             });
-        log_->replay([&](int ply, Color side, uint64_t i) { state_.codes[side][i] = Dtm(ply); });
+        Table::LongValues long_values;
+        log_->replay([&](int ply, Color side, uint64_t i) {
+            state_.codes[side][i] = Table::byte_of(Dtm(ply));
+            if (state_.codes[side][i] == Table::LONG_BYTE) long_values[side].push_back({i, Dtm(ply)});
+        });
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
-        return std::make_unique<Table>(scheme().material(), std::move(state_.codes));
+        return std::make_unique<Table>(scheme().material(), std::move(state_.codes), std::move(long_values));
     }
 
     void report(const std::string& what) const {

@@ -12,15 +12,27 @@
 namespace retro {
 
 int SideStatistics::longest_win() const {
-    for (int v = DTM_MAX; v >= 0; --v)
-        if (is_win(Dtm(v)) && histogram[v]) return v;
+    for (int v = int(histogram.size()) - 1; v >= 0; --v)
+        if (is_win(Dtm(v)) && histogram[size_t(v)]) return v;
     return -1;
 }
 
 int SideStatistics::longest_loss() const {
-    for (int v = DTM_MAX; v >= 0; --v)
-        if (is_loss(Dtm(v)) && histogram[v]) return v;
+    for (int v = int(histogram.size()) - 1; v >= 0; --v)
+        if (is_loss(Dtm(v)) && histogram[size_t(v)]) return v;
     return -1;
+}
+
+void SideStatistics::count(Dtm v, uint64_t weight) {
+    legal += weight;
+    if (is_draw(v)) {
+        draws += weight;
+        return;
+    }
+    if (v >= histogram.size()) histogram.resize(size_t(v) + 1);
+    histogram[v] += weight;
+    (is_win(v) ? wins : losses) += weight;
+    if (v == 0) checkmates += weight;
 }
 
 TableStatistics compute_statistics(const Table& table) {
@@ -29,29 +41,23 @@ TableStatistics compute_statistics(const Table& table) {
     out.entries_per_side = table.scheme.size();
     for (Color side : {WHITE, BLACK}) {
         tbb::combinable<SideStatistics> partial;
-        const auto& values = table.values[side];
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, values.size(), 1 << 14), [&](const auto& r) {
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 14), [&](const auto& r) {
             SideStatistics& s = partial.local();
             for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                                  [&](uint64_t i, const Placement&, const Position& pos) {
                                      const uint64_t w = uint64_t(table.scheme.weight(pos));
-                                     const Dtm v = values[i];
-                                     s.legal += w;
-                                     s.histogram[v] += w;
-                                     if (is_win(v)) s.wins += w;
-                                     if (is_loss(v)) s.losses += w;
-                                     if (v == 0) s.checkmates += w;
-                                     if (is_draw(v)) {
-                                         s.draws += w;
-                                         if (!pos.in_check(side) && !has_legal_move(pos)) s.stalemates += w;
-                                     }
+                                     const Dtm v = table.value(side, i);
+                                     s.count(v, w);
+                                     if (is_draw(v) && !pos.in_check(side) && !has_legal_move(pos))
+                                         s.stalemates += w;
                                  });
         });
         partial.combine_each([&](const SideStatistics& s) {
             auto& t = out.side[side];
             t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
             t.checkmates += s.checkmates, t.stalemates += s.stalemates;
-            for (int v = 0; v < 256; ++v) t.histogram[v] += s.histogram[v];
+            if (s.histogram.size() > t.histogram.size()) t.histogram.resize(s.histogram.size());
+            for (size_t v = 0; v < s.histogram.size(); ++v) t.histogram[v] += s.histogram[v];
         });
     }
     return out;
@@ -61,7 +67,7 @@ std::string format_histogram(const SideStatistics& s) {
     std::ostringstream out;
     const char* sep = "";
     for (int parity : {1, 0})
-        for (int v = parity; v <= DTM_MAX; v += 2)
+        for (size_t v = size_t(parity); v < s.histogram.size(); v += 2)
             if (s.histogram[v]) {
                 out << sep << (parity ? "win" : "loss") << v << ':' << s.histogram[v];
                 sep = " ";
@@ -94,7 +100,7 @@ std::string format_json(const TableStatistics& s) {
             << ",\"stalemated\":" << t.stalemates << ",\"longest_win\":" << t.longest_win()
             << ",\"longest_loss\":" << t.longest_loss() << ",\"histogram\":{";
         const char* sep = "";
-        for (int v = 0; v <= DTM_MAX; ++v)
+        for (size_t v = 0; v < t.histogram.size(); ++v)
             if (t.histogram[v]) {
                 out << sep << '"' << (v % 2 ? "win" : "loss") << v << "\":" << t.histogram[v];
                 sep = ",";

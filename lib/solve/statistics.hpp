@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "store/table.hpp"
 
@@ -11,9 +12,10 @@ namespace retro {
 
 struct SideStatistics {
     uint64_t legal = 0, wins = 0, draws = 0, losses = 0, checkmates = 0, stalemates = 0;
-    std::array<uint64_t, 256> histogram{};  // by stored value: odd = win in n, even = loss in n
-    int longest_win() const;                // -1 when there is no win
-    int longest_loss() const;               // -1 when there is no loss
+    std::vector<uint64_t> histogram;  // by distance: odd = win in n, even = loss in n; as long as needed
+    int longest_win() const;          // -1 when there is no win
+    int longest_loss() const;         // -1 when there is no loss
+    void count(Dtm v, uint64_t weight);
 };
 
 struct TableStatistics {

@@ -1,8 +1,8 @@
-// Stored values: distance to mate in plies for the side to move, one byte per position.
+// Values: distance to mate in plies for the side to move.
 //
 // An odd n is a win in n plies, an even n a loss in n plies (0 = checkmated), DTM_DRAW a draw
-// (and the value of index holes). A byte holds distances up to 254 plies: enough for every table
-// of up to five men (the longest, KPPvKP, mates in 254 plies).
+// (and the value of index holes). Sixteen bits hold mates of up to 65534 plies: the longest known
+// mates are 254 plies for five men (KPPvKP), 523 for six (KRNvKNN) and 1097 for seven.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,9 @@
 
 namespace retro {
 
-using Dtm = uint8_t;
-constexpr Dtm DTM_DRAW = 255;
-constexpr Dtm DTM_MAX = 254;
+using Dtm = uint16_t;
+constexpr Dtm DTM_DRAW = 0xFFFF;
+constexpr Dtm DTM_MAX = 0xFFFE;
 
 constexpr bool is_win(Dtm v) { return v <= DTM_MAX && (v & 1); }
 constexpr bool is_loss(Dtm v) { return v <= DTM_MAX && !(v & 1); }
@@ -22,11 +22,12 @@ constexpr bool is_draw(Dtm v) { return v > DTM_MAX; }
 constexpr Dtm value_through(Dtm next) { return is_draw(next) ? DTM_DRAW : Dtm(next + 1); }
 // Orders values for the side to move: quick wins first, then draws, slow losses before quick ones.
 constexpr int preference(Dtm v) {
-    if (is_win(v)) return 1000 - v;
-    if (is_loss(v)) return -1000 + v;
+    if (is_win(v)) return (1 << 17) - v;
+    if (is_loss(v)) return -(1 << 17) + v;
     return 0;
 }
 constexpr bool better(Dtm a, Dtm b) { return preference(a) > preference(b); }
+static_assert(better(DTM_MAX - 1, DTM_DRAW) && better(DTM_DRAW, DTM_MAX) && better(1, DTM_MAX - 1));
 
 // "win 19", "loss 0", "draw".
 inline std::string describe(Dtm v) {

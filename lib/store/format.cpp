@@ -1,6 +1,7 @@
 #include "store/format.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "index/index_scheme.hpp"
@@ -43,9 +44,16 @@ struct In {
     }
 };
 
-bool valid_value(Metric m, uint8_t v) {
-    return m == Metric::Dtm ? (v <= DTM_MAX || v == DTM_DRAW) : v <= uint8_t(Wdl::Win);
+// Version 1 stores a DTM draw as 255; in memory it is DTM_DRAW.
+constexpr uint8_t BYTE_DRAW = 255;
+
+bool valid_value(const Header& h, uint16_t v) {
+    if (h.metric == Metric::Wdl) return v <= uint8_t(Wdl::Win);
+    return h.version == VERSION_WIDE_VALUES || v <= 254 || v == DTM_DRAW;
 }
+
+// The widest code a version allows.
+unsigned widest_code(uint32_t version) { return version == VERSION_WIDE_VALUES ? 16 : 8; }
 
 }  // namespace
 
@@ -66,14 +74,14 @@ size_t Header::unpacked_bytes(uint32_t b) const {
 
 uint64_t Header::header_bytes() const {
     uint64_t n = FIXED_HEADER_BYTES;
-    for (const Side& s : sides) n += 4 + s.dictionary.size();
+    for (const Side& s : sides) n += 4 + s.dictionary.size() * size_t(value_bytes());
     return n + 8 * (uint64_t(block_count) + 1) + 4 * uint64_t(block_count) + 4;
 }
 
 std::vector<uint8_t> serialize(const Header& h) {
     Out o;
     o.raw(MAGIC, sizeof MAGIC);
-    o.u32(VERSION);
+    o.u32(h.version);
     o.u32(uint32_t(h.header_bytes()));
     char material[MATERIAL_BYTES] = {};
     const std::string name = h.material.name();
@@ -91,7 +99,12 @@ std::vector<uint8_t> serialize(const Header& h) {
         o.u8(s.bits);
         o.u8(0);
         o.u16(uint16_t(s.dictionary.size()));
-        o.raw(s.dictionary.data(), s.dictionary.size());
+        for (uint16_t v : s.dictionary) {
+            if (h.version == VERSION_WIDE_VALUES)
+                o.u16(v);
+            else
+                o.u8(v == DTM_DRAW && h.metric == Metric::Dtm ? BYTE_DRAW : uint8_t(v));
+        }
     }
     for (uint64_t off : h.offsets) o.u64(off);
     for (uint32_t crc : h.block_crc) o.u32(crc);
@@ -107,10 +120,9 @@ uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, co
         throw StoreError(name + ": truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
                          std::to_string(FIXED_HEADER_BYTES) + "-byte header");
     const uint32_t version = uint32_t(get(bytes + 8, 4));
-    if (version != VERSION)
+    if (version != VERSION_BYTE_VALUES && version != VERSION_WIDE_VALUES)
         throw StoreError(name + ": unsupported format version " + std::to_string(version) +
-                         " (this reader reads version " + std::to_string(VERSION) +
-                         "; or the file is corrupted)");
+                         " (this reader reads versions 1 and 2; or the file is corrupted)");
     const uint64_t length = get(bytes + 12, 4);
     if (length < FIXED_HEADER_BYTES + 2 * 5 + 8 + 4)
         throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
@@ -119,7 +131,8 @@ uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, co
     // count before reading it (both unverified yet, but a damaged file must not make us read gigabytes).
     const uint64_t blocks = get(bytes + 48, 4);
     const uint64_t fixed_part = FIXED_HEADER_BYTES + 8 * (blocks + 1) + 4 * blocks + 4;
-    if (length < fixed_part + 2 * 5 || length > fixed_part + 2 * (4 + 256))
+    const uint64_t largest_dictionary = version == VERSION_WIDE_VALUES ? 2 * 0xFFFF : 256;
+    if (length < fixed_part + 2 * 5 || length > fixed_part + 2 * (4 + largest_dictionary))
         throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
                          " does not fit " + std::to_string(blocks) + " blocks)");
     if (length > file_size)
@@ -136,6 +149,7 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
     if (crc32_of(bytes, size - 4) != stored_crc) throw fail("header checksum mismatch (corrupted file)");
 
     Header h;
+    h.version = uint32_t(get(bytes + 8, 4));  // checked by header_length
     In in{bytes, size - 4};
     in.pos = 16;
     char material[MATERIAL_BYTES + 1] = {};
@@ -185,18 +199,22 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
         s.bits = uint8_t(in.take(1));
         if (in.take(1) != 0) throw fail("reserved header byte is not zero");
         const size_t n = size_t(in.take(2));
-        if (s.bits != 0 && s.bits != 1 && s.bits != 2 && s.bits != 4 && s.bits != 8)
+        if (s.bits != 0 && !std::has_single_bit(unsigned(s.bits)))
             throw fail("bad code width " + std::to_string(s.bits) + " bits");
+        if (s.bits > widest_code(h.version))
+            throw fail("bad code width " + std::to_string(s.bits) + " bits in a version " +
+                       std::to_string(h.version) + " file");
         if (n == 0 || n > (size_t(1) << s.bits)) throw fail("bad dictionary size " + std::to_string(n));
-        if (in.pos + n > in.size) throw fail("corrupted header (ends inside the value dictionaries)");
-        s.dictionary.assign(bytes + in.pos, bytes + in.pos + n);
-        in.pos += n;
-        bool seen[256] = {};
-        for (uint8_t v : s.dictionary) {
-            if (!valid_value(h.metric, v))
-                throw fail("bad value " + std::to_string(v) + " in the dictionary");
+        if (in.pos + n * size_t(h.value_bytes()) > in.size)
+            throw fail("corrupted header (ends inside the value dictionaries)");
+        std::vector<bool> seen(size_t(1) << 16);
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t v = uint16_t(in.take(h.value_bytes()));
+            if (h.version == VERSION_BYTE_VALUES && h.metric == Metric::Dtm && v == BYTE_DRAW) v = DTM_DRAW;
+            if (!valid_value(h, v)) throw fail("bad value " + std::to_string(v) + " in the dictionary");
             if (seen[v]) throw fail("value " + std::to_string(v) + " twice in the dictionary");
             seen[v] = true;
+            s.dictionary.push_back(v);
         }
     }
     if (h.header_bytes() != size)

@@ -1,5 +1,5 @@
-// The table file header (format v1): layout, parsing and checks. docs/format.md is the reference;
-// the constants and the byte offsets here follow it.
+// The table file header (format v1, and v2 for distances past 254 plies): layout, parsing and checks.
+// docs/format.md is the reference; the constants and the byte offsets here follow it.
 #pragma once
 
 #include <array>
@@ -15,7 +15,10 @@
 namespace retro::format {
 
 inline constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'T', 'B', '\0'};
-inline constexpr uint32_t VERSION = 1;
+// Version 1 stores dictionary values in a byte (every table of up to 5 men); version 2 in 16 bits, and
+// allows 16-bit codes, for tables with distances past 254 plies. The writer picks the lowest that fits.
+inline constexpr uint32_t VERSION_BYTE_VALUES = 1;
+inline constexpr uint32_t VERSION_WIDE_VALUES = 2;
 inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
 inline constexpr size_t FIXED_HEADER_BYTES = 64;
 inline constexpr size_t MATERIAL_BYTES = 16;
@@ -26,11 +29,12 @@ enum class Metric : uint8_t { Dtm = 1, Wdl = 2 };
 std::string metric_name(Metric m);  // "DTM table", "WDL bitbase"
 
 struct Side {
-    uint8_t bits = 0;                 // 0, 1, 2, 4 or 8 bits per entry
-    std::vector<uint8_t> dictionary;  // value of code c; 1 to 2^bits entries
+    uint8_t bits = 0;                  // 0, 1, 2, 4, 8 (or 16 in version 2) bits per entry
+    std::vector<uint16_t> dictionary;  // value of code c; 1 to 2^bits entries
 };
 
 struct Header {
+    uint32_t version = VERSION_BYTE_VALUES;
     Metric metric = Metric::Dtm;
     Codec codec = Codec::Xz;
     Material material;
@@ -50,14 +54,16 @@ struct Header {
     size_t unpacked_bytes(uint32_t b) const;
     // Bytes from the start of the file to the first block: fixed part, sides, offsets, CRCs, header CRC.
     uint64_t header_bytes() const;
+    // Bytes of one dictionary value: 1 in version 1, 2 in version 2.
+    int value_bytes() const { return version == VERSION_WIDE_VALUES ? 2 : 1; }
 };
 
 // Serialises the header, its CRC included (offsets and block CRCs must be filled in).
 std::vector<uint8_t> serialize(const Header& h);
 
 // Checks the fixed part of a header (the first `size` bytes of a file of `file_size` bytes, size =
-// min(file_size, FIXED_HEADER_BYTES)): magic, length, version. Returns the length of the whole header.
-// Throws StoreError("<name>: ...").
+// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 or 2). Returns the length of the whole
+// header. Throws StoreError("<name>: ...").
 uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name);
 
 // Parses and checks a whole header (`size` = header_length bytes): its CRC first, then every field

@@ -1,4 +1,9 @@
 // A solved table in memory: the value of every index entry for each side to move.
+//
+// One byte per entry: distances below LONG_BYTE plies are the byte itself, DRAW_BYTE is a draw, and
+// the rare longer distances (past 253 plies: a few thousand entries of the longest 6-man tables)
+// are LONG_BYTE with the value in a list sorted by index beside the bytes. So a table takes no more
+// memory than when one byte held every distance, and the sub-tables a solve loads stay as small.
 #pragma once
 
 #include <array>
@@ -9,17 +14,52 @@
 
 namespace retro {
 
-struct Table {
-    explicit Table(const Material& m) : scheme(m) {
-        for (auto& v : values) v.assign(scheme.size(), DTM_DRAW);
-    }
-    Table(const Material& m, std::array<std::vector<Dtm>, 2>&& v) : scheme(m), values(std::move(v)) {}
+class Table {
+public:
+    static constexpr uint8_t LONG_BYTE = 254, DRAW_BYTE = 255;
+    struct LongValue {
+        uint64_t index;
+        Dtm value;
+    };
+    using Bytes = std::array<std::vector<uint8_t>, 2>;         // [side to move][index]
+    using LongValues = std::array<std::vector<LongValue>, 2>;  // [side to move], any order
+
+    // Every entry a draw.
+    explicit Table(const Material& m);
+    // From the bytes and the values of their LONG_BYTE entries (sorted here). Throws
+    // std::invalid_argument when they do not match each other or the index.
+    Table(const Material& m, Bytes&& bytes, LongValues&& long_values);
+
     const Material& material() const { return scheme.material(); }
+    uint64_t size() const { return scheme.size(); }
+
+    Dtm value(Color side, uint64_t idx) const {
+        const uint8_t b = bytes_[side][idx];
+        return b < LONG_BYTE ? b : b == DRAW_BYTE ? DTM_DRAW : long_value(side, idx);
+    }
     // Value for the side to move of a position with exactly this table's material and orientation.
-    Dtm value(const Position& pos) const { return values[pos.side_to_move()][scheme.encode(pos)]; }
+    Dtm value(const Position& pos) const { return value(pos.side_to_move(), scheme.encode(pos)); }
+    // Sets one value; a long one costs a search and an insertion in the sorted list (for tests and
+    // small edits, not for filling a table).
+    void set(Color side, uint64_t idx, Dtm v);
+
+    // The byte that stands for v.
+    static constexpr uint8_t byte_of(Dtm v) {
+        return v == DTM_DRAW ? DRAW_BYTE : v < LONG_BYTE ? uint8_t(v) : LONG_BYTE;
+    }
+    const std::vector<uint8_t>& bytes(Color side) const { return bytes_[side]; }
+    const std::vector<LongValue>& long_values(Color side) const { return long_[side]; }
+
+    // Same material and the same value for every entry.
+    friend bool operator==(const Table& a, const Table& b);
 
     IndexScheme scheme;
-    std::array<std::vector<Dtm>, 2> values;  // [side to move][index]
+
+private:
+    Dtm long_value(Color side, uint64_t idx) const;
+
+    Bytes bytes_;
+    std::array<std::vector<LongValue>, 2> long_;  // sorted by index
 };
 
 // Value for the side to move of pos, read from t, whose material is pos's or its colour swap.

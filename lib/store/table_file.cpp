@@ -15,6 +15,7 @@ namespace {
 
 using format::Metric;
 
+// Code widths: 1, 2, 4, 8 or 16 bits (16 only for dictionaries of more than 256 values).
 int bits_for(size_t dictionary_size, int min_bits) {
     if (dictionary_size <= 1) return 0;
     int bits = 1;
@@ -38,16 +39,14 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     if (options.min_bits < -1 || options.min_bits > 8) throw StoreError(name + ": min_bits must be -1 to 8");
     const int min_bits = options.min_bits >= 0 ? options.min_bits : metric == Metric::Dtm ? 8 : 2;
     const uint64_t entries = t.scheme.size();
-    for (const auto& v : t.values)
-        if (v.size() != entries) throw StoreError(name + ": the table's value arrays do not match its index");
 
-    auto value_of = [&](Color side, uint64_t i) -> uint8_t {
-        const Dtm v = t.values[side][i];
-        return metric == Metric::Dtm ? v : uint8_t(wdl_of(v));
+    auto value_of = [&](Color side, uint64_t i) -> uint16_t {
+        const Dtm v = t.value(side, i);
+        return metric == Metric::Dtm ? v : uint16_t(wdl_of(v));
     };
 
     // Pass 1, over chunks of 2^16 entries: mark the holes among the drawn entries (a bit per entry)
-    // and count the values of all other entries.
+    // and count the bytes of all other entries (the long values are counted from their list).
     using Histogram = std::array<uint64_t, 256>;
     constexpr uint64_t CHUNK = 1 << 16;
     const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
@@ -59,15 +58,16 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         const uint64_t first = (c % chunks) * CHUNK, last = std::min(entries, first + CHUNK);
         Histogram& hist = chunk_histogram[c];
         hist.fill(0);
+        const std::vector<uint8_t>& bytes = t.bytes(side);
         Position pos;
         for (uint64_t idx = first; idx < last; ++idx) {
-            if (options.fill_holes && t.values[side][idx] == DTM_DRAW) {
+            if (options.fill_holes && bytes[idx] == Table::DRAW_BYTE) {
                 if (!decode_legal(t.scheme, idx, side, pos)) {
                     holes[side][idx >> 6] |= uint64_t(1) << (idx & 63);  // chunks own whole words
                     continue;
                 }
             }
-            ++hist[value_of(side, idx)];
+            ++hist[bytes[idx]];
         }
     });
 
@@ -77,20 +77,34 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     h.codec = options.codec;
     h.material = t.material();
     h.entries_per_side = entries;
-    std::array<std::array<uint8_t, 256>, 2> code_of{};
+    std::array<std::vector<uint16_t>, 2> code_of;  // [side][value]
     int widest = 0;
     for (int side = 0; side < 2; ++side) {
-        Histogram total{};
+        std::vector<uint64_t> total(size_t(1) << 16);
         for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c)
-            for (int v = 0; v < 256; ++v) total[size_t(v)] += chunk_histogram[c][size_t(v)];
-        std::vector<uint8_t>& dict = h.sides[size_t(side)].dictionary;
-        for (int v = 0; v < 256; ++v)
-            if (total[size_t(v)]) dict.push_back(uint8_t(v));
-        std::stable_sort(dict.begin(), dict.end(), [&](uint8_t a, uint8_t b) { return total[a] > total[b]; });
-        if (dict.empty()) dict.push_back(metric == Metric::Dtm ? DTM_DRAW : uint8_t(Wdl::Draw));
-        for (size_t c = 0; c < dict.size(); ++c) code_of[size_t(side)][dict[c]] = uint8_t(c);
+            for (int byte = 0; byte < 256; ++byte)
+                if (byte != Table::LONG_BYTE)
+                    total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
+                        chunk_histogram[c][size_t(byte)];
+        for (const Table::LongValue& l : t.long_values(Color(side)))
+            if (!(options.fill_holes && holes[side][l.index >> 6] >> (l.index & 63) & 1)) ++total[l.value];
+        if (metric == Metric::Wdl) {  // the same counts, by win/draw/loss
+            std::vector<uint64_t> by_wdl(total.size());
+            for (size_t v = 0; v < total.size(); ++v) by_wdl[size_t(wdl_of(Dtm(v)))] += total[v];
+            total = std::move(by_wdl);
+        }
+        std::vector<uint16_t>& dict = h.sides[size_t(side)].dictionary;
+        for (size_t v = 0; v < total.size(); ++v)
+            if (total[v]) dict.push_back(uint16_t(v));
+        std::stable_sort(dict.begin(), dict.end(),
+                         [&](uint16_t a, uint16_t b) { return total[a] > total[b]; });
+        if (dict.empty()) dict.push_back(metric == Metric::Dtm ? DTM_DRAW : uint16_t(Wdl::Draw));
+        code_of[size_t(side)].assign(total.size(), 0);
+        for (size_t c = 0; c < dict.size(); ++c) code_of[size_t(side)][dict[c]] = uint16_t(c);
         h.sides[size_t(side)].bits = uint8_t(bits_for(dict.size(), min_bits));
         widest = std::max(widest, int(h.sides[size_t(side)].bits));
+        for (uint16_t v : dict)
+            if (metric == Metric::Dtm && v != DTM_DRAW && v > 254) h.version = format::VERSION_WIDE_VALUES;
     }
     // Blocks of 2^20 bits of codes unless asked otherwise.
     h.block_entries = requested_block ? requested_block
@@ -109,13 +123,13 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         auto is_hole = [&](uint64_t idx) {
             return options.fill_holes && (holes[side][idx >> 6] >> (idx & 63) & 1);
         };
-        uint8_t fill = s.dictionary[0];
+        uint16_t fill = s.dictionary[0];
         if (options.fill_holes) {
-            Histogram hist{};
+            std::vector<uint64_t> hist(code_of[side].size());
             for (uint64_t idx = first; idx < first + n; ++idx)
                 if (!is_hole(idx)) ++hist[value_of(side, idx)];
             uint64_t best = 0;
-            for (uint8_t v : s.dictionary)
+            for (uint16_t v : s.dictionary)
                 if (hist[v] > best) best = hist[v], fill = v;
         }
         std::vector<uint8_t> codes(h.unpacked_bytes(b), 0);
@@ -125,6 +139,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
                 const unsigned code = code_of[side][is_hole(idx) ? fill : value_of(side, idx)];
                 const uint64_t bit = uint64_t(i) * s.bits;
                 codes[bit >> 3] |= uint8_t(code << (bit & 7));
+                if (s.bits == 16) codes[(bit >> 3) + 1] = uint8_t(code >> 8);
             }
         stored[b] = compress(h.codec, level, codes.data(), codes.size());
     });
@@ -162,15 +177,31 @@ void write_wdl(const Table& table, const std::filesystem::path& path, const Writ
 
 std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
     const TableReader reader(path, Metric::Dtm);
-    auto table = std::make_unique<Table>(reader.material());
-    reader.read_all(table->values);
-    return table;
+    Table::Bytes bytes;
+    for (auto& b : bytes) b.resize(reader.scheme().size());
+    // The long values of each block, gathered in block order.
+    std::vector<std::vector<Table::LongValue>> block_longs(reader.header().block_count);
+    reader.read_all([&](uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values) {
+        uint8_t* out = bytes[side].data() + first;
+        for (size_t i = 0; i < values.size(); ++i) {
+            out[i] = Table::byte_of(values[i]);
+            if (out[i] == Table::LONG_BYTE) block_longs[block].push_back({first + i, values[i]});
+        }
+    });
+    const uint32_t per_side = reader.header().blocks_per_side();
+    Table::LongValues longs;
+    for (uint32_t b = 0; b < block_longs.size(); ++b)
+        longs[b / per_side].insert(longs[b / per_side].end(), block_longs[b].begin(), block_longs[b].end());
+    return std::make_unique<Table>(reader.material(), std::move(bytes), std::move(longs));
 }
 
 std::unique_ptr<WdlTable> read_wdl(const std::filesystem::path& path) {
     const TableReader reader(path, Metric::Wdl);
     auto table = std::make_unique<WdlTable>(reader.material());
-    reader.read_all(table->values);
+    for (auto& v : table->values) v.resize(reader.scheme().size());
+    reader.read_all([&](uint32_t, Color side, uint64_t first, std::span<const uint16_t> values) {
+        std::copy(values.begin(), values.end(), table->values[side].begin() + int64_t(first));
+    });
     return table;
 }
 

@@ -12,6 +12,26 @@
 
 namespace retro {
 
+namespace {
+
+// The code of entry i of a block's unpacked codes: `bits` bits each, least significant first.
+unsigned code_at(const uint8_t* codes, unsigned bits, uint64_t i) {
+    switch (bits) {
+        case 0:
+            return 0;
+        case 8:
+            return codes[i];
+        case 16:
+            return unsigned(codes[2 * i]) | unsigned(codes[2 * i + 1]) << 8;
+        default: {
+            const uint64_t bit = i * bits;
+            return (codes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
+        }
+    }
+}
+
+}  // namespace
+
 TableReader::File::~File() {
     if (fd >= 0) ::close(fd);
 }
@@ -96,16 +116,15 @@ void TableReader::decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t
     // Every code must name a dictionary entry, and the bits after the last entry must be zero.
     const format::Side& side = header_.sides[b / header_.blocks_per_side()];
     const unsigned bits = side.bits, dict = unsigned(side.dictionary.size());
-    const uint64_t used_bits = uint64_t(header_.entries_in_block(b)) * bits;
+    const uint32_t n = header_.entries_in_block(b);
+    const uint64_t used_bits = uint64_t(n) * bits;
     if (bits > 0 && used_bits % 8 && (out[bytes - 1] >> (used_bits % 8)))
         fail(where + ": nonzero padding bits (corrupted file)");
     if (bits == 0 || dict == (1u << bits)) return;
-    const unsigned mask = (1u << bits) - 1;
-    for (size_t i = 0; i < bytes; ++i)
-        for (unsigned shift = 0; shift < 8; shift += bits)
-            if (((out[i] >> shift) & mask) >= dict && (uint64_t(i) * 8 + shift) < used_bits)
-                fail(where + ": code " + std::to_string((out[i] >> shift) & mask) +
-                     " beyond the dictionary of " + std::to_string(dict) + " values (corrupted file)");
+    for (uint32_t i = 0; i < n; ++i)
+        if (const unsigned code = code_at(out, bits, i); code >= dict)
+            fail(where + ": code " + std::to_string(code) + " beyond the dictionary of " +
+                 std::to_string(dict) + " values (corrupted file)");
 }
 
 BlockCache::Ptr TableReader::block(uint32_t b) const {
@@ -117,7 +136,7 @@ BlockCache::Ptr TableReader::block(uint32_t b) const {
     return cache_->insert(key, std::move(block));
 }
 
-uint8_t TableReader::value(Color side, uint64_t idx) const {
+uint16_t TableReader::value(Color side, uint64_t idx) const {
     if (idx >= header_.entries_per_side)
         throw std::out_of_range(name_ + ": index " + std::to_string(idx) + " beyond the table");
     const format::Side& s = header_.sides[side];
@@ -128,42 +147,30 @@ uint8_t TableReader::value(Color side, uint64_t idx) const {
         return s.dictionary[0];
     }
     const BlockCache::Ptr data = block(b);
-    const uint64_t bit = j * s.bits;
-    const unsigned code = ((*data)[bit >> 3] >> (bit & 7)) & ((1u << s.bits) - 1);
-    return s.dictionary[code];
+    return s.dictionary[code_at(data->data(), s.bits, j)];
 }
 
-uint8_t TableReader::value(const Position& pos) const {
+uint16_t TableReader::value(const Position& pos) const {
     return value(pos, !(Material::of(pos) == material()));
 }
 
-uint8_t TableReader::value(const Position& pos, bool flipped) const {
+uint16_t TableReader::value(const Position& pos, bool flipped) const {
     if (!flipped) return value(pos.side_to_move(), scheme_.encode(pos));
     const Position swapped = pos.color_flipped();
     return value(swapped.side_to_move(), scheme_.encode(swapped));
 }
 
-void TableReader::read_all(std::array<std::vector<uint8_t>, 2>& values) const {
-    for (auto& v : values) v.resize(header_.entries_per_side);
+void TableReader::read_all(const BlockSink& sink) const {
     const uint32_t per_side = header_.blocks_per_side();
     par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
         const std::vector<uint8_t> stored = read_stored(b);
         std::vector<uint8_t> codes(header_.unpacked_bytes(b));
         decode(b, stored, codes.data());
         const format::Side& s = header_.sides[b / per_side];
-        uint8_t* out = values[b / per_side].data() + uint64_t(b % per_side) * header_.block_entries;
-        const uint32_t n = header_.entries_in_block(b);
-        if (s.bits == 0) {
-            std::fill(out, out + n, s.dictionary[0]);
-        } else if (s.bits == 8) {
-            for (uint32_t i = 0; i < n; ++i) out[i] = s.dictionary[codes[i]];
-        } else {
-            const unsigned mask = (1u << s.bits) - 1;
-            for (uint32_t i = 0; i < n; ++i) {
-                const uint64_t bit = uint64_t(i) * s.bits;
-                out[i] = s.dictionary[(codes[bit >> 3] >> (bit & 7)) & mask];
-            }
-        }
+        std::vector<uint16_t> values(header_.entries_in_block(b));
+        for (uint32_t i = 0; i < values.size(); ++i)
+            values[i] = s.dictionary[code_at(codes.data(), s.bits, i)];
+        sink(b, Color(b / per_side), uint64_t(b % per_side) * header_.block_entries, values);
     });
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "index/index_scheme.hpp"
@@ -36,14 +38,18 @@ public:
 
     // Stored value of entry idx for the side to move: a Dtm for a DTM table, a Wdl for a bitbase.
     // Throws StoreError when the block is corrupted (every time it is asked for).
-    uint8_t value(Color side, uint64_t idx) const;
+    uint16_t value(Color side, uint64_t idx) const;
     // Value for the side to move of a position with this material or its colour swap.
-    uint8_t value(const Position& pos) const;
+    uint16_t value(const Position& pos) const;
     // The same when the caller knows: flipped means pos has the colour-swapped material.
-    uint8_t value(const Position& pos, bool flipped) const;
+    uint16_t value(const Position& pos, bool flipped) const;
 
-    // Decompresses every block (in parallel) into values[side][index], checking all of them.
-    void read_all(std::array<std::vector<uint8_t>, 2>& values) const;
+    // Receives the values of one block: entries [first, first + values.size()) of a side.
+    using BlockSink =
+        std::function<void(uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values)>;
+    // Decompresses and checks every block, in parallel, and hands each block's values to sink
+    // (called concurrently for different blocks).
+    void read_all(const BlockSink& sink) const;
     // Decompresses and checks every block without keeping them.
     void verify_all() const;
     // Checks the CRC of every block without decompressing (fast: catches any damage to the file;
