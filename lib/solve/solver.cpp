@@ -2,7 +2,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -10,14 +9,13 @@
 #include <cassert>
 #include <chrono>
 #include <cstring>
-#include <exception>
-#include <mutex>
 #include <ostream>
 #include <tuple>
 
 #include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
 #include "index/legal_entries.hpp"
+#include "parallel/ordered_pipeline.hpp"
 #include "parallel/parallel_for.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
@@ -510,61 +508,30 @@ private:
 
     // The layer n of `side`: calls f(entry) for every entry decided in exactly n plies, logs them
     // and marks them done; returns how many there were. The chunks are scanned in parallel and
-    // logged in index order. No stage throws: a cancelled pipeline would leak the chunks in flight,
-    // so the first error is kept, the rest of the layer skipped, and the error thrown afterwards.
+    // logged in index order.
     template <class F>
     uint64_t sweep_layer(Color side, int n, F&& f) {
         auto& codes = state_.codes[side];
         const Code wanted = window_.code(n), done = n % 2 ? DONE_WIN : DONE_LOSS;
         const uint64_t chunks = (scheme().size() + CHUNK - 1) / CHUNK;
-        uint64_t next_chunk = 0, count = 0;
-        std::exception_ptr error;
-        std::atomic<bool> failed{false};
-        std::mutex error_mutex;
-        const auto keep = [&](std::exception_ptr e) {
-            std::lock_guard lock(error_mutex);
-            if (!error) error = e;
-            failed = true;
-        };
-        par::ForkJoin loop;
-        tbb::parallel_pipeline(
-            4 * size_t(tbb::this_task_arena::max_concurrency()),
-            tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
-                                             [&](tbb::flow_control& fc) -> uint64_t {
-                                                 const par::ForkJoin::InOrder run;
-                                                 if (next_chunk == chunks || failed) fc.stop();
-                                                 return next_chunk++;
-                                             }) &
-                tbb::make_filter<uint64_t, LayerChunk>(
-                    tbb::filter_mode::parallel,
-                    [&](uint64_t c) {
-                        const par::ForkJoin::InOrder run;  // hands its chunk to the last stage
-                        LayerChunk found;
-                        if (failed) return found;
-                        try {
-                            const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
-                            for_each_code(codes, c * CHUNK, end, wanted, wanted, [&](uint64_t i) {
-                                f(load_entry(side, i));
-                                found.add(i);
-                                codes[i] = done;
-                            });
-                        } catch (...) {
-                            keep(std::current_exception());
-                        }
-                        return found;
-                    }) &
-                tbb::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
-                                                   [&](const LayerChunk& found) {
-                                                       const par::ForkJoin::InOrder run;
-                                                       if (found.empty() || failed) return;
-                                                       try {
-                                                           log_->append(n, side, found);
-                                                           count += found.size();
-                                                       } catch (...) {
-                                                           keep(std::current_exception());
-                                                       }
-                                                   }));
-        if (error) std::rethrow_exception(error);
+        uint64_t count = 0;
+        par::ordered_pipeline(
+            chunks, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+            [&](uint64_t c) {
+                LayerChunk found;
+                const uint64_t end = std::min(scheme().size(), (c + 1) * CHUNK);
+                for_each_code(codes, c * CHUNK, end, wanted, wanted, [&](uint64_t i) {
+                    f(load_entry(side, i));
+                    found.add(i);
+                    codes[i] = done;
+                });
+                return found;
+            },
+            [&](LayerChunk&& found) {
+                if (found.empty()) return;
+                log_->append(n, side, found);
+                count += found.size();
+            });
         return count;
     }
 

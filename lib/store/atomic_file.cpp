@@ -6,26 +6,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <string>
 
 #include "store/store_error.hpp"
 
 namespace retro {
 
 namespace {
-
-// Writes all of data to fd; returns false with errno set on failure.
-bool write_all(int fd, const uint8_t* data, size_t size) {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, std::min<size_t>(size, size_t(1) << 30));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data += n, size -= size_t(n);
-    }
-    return true;
-}
 
 // Makes a rename in dir durable; not every file system can sync a directory, so this is best effort.
 void sync_directory(const std::filesystem::path& dir) {
@@ -38,24 +24,60 @@ void sync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, std::span<const Bytes> pieces) {
-    const std::string name = path.string();
-    const std::string tmp = name + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw StoreError(name + ": cannot create " + tmp + ": " + std::strerror(errno));
-    // Reads errno before anything else can change it.
-    auto fail = [&](const char* what, bool open) {
+AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path), tmp_(path.string() + ".tmp") {
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw StoreError(path_.string() + ": cannot create " + tmp_ + ": " + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+    if (fd_ < 0) return;  // committed, or failed and cleaned up
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+}
+
+void AtomicFile::fail(const char* what) {
+    const int error = errno;  // before anything else can change it
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    ::unlink(tmp_.c_str());
+    throw StoreError(path_.string() + ": " + what + ": " + std::strerror(error));
+}
+
+void AtomicFile::write_at(uint64_t offset, Bytes bytes) {
+    if (fd_ < 0) throw StoreError(path_.string() + ": write after the file was closed");
+    const uint8_t* data = bytes.data();
+    size_t left = bytes.size();
+    while (left > 0) {
+        const ssize_t n = ::pwrite(fd_, data, std::min<size_t>(left, size_t(1) << 30), off_t(offset));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("write failed");
+        }
+        data += n, left -= size_t(n), offset += uint64_t(n);
+    }
+    size_ = std::max(size_, offset);
+}
+
+void AtomicFile::append(Bytes bytes) { write_at(size_, bytes); }
+
+void AtomicFile::commit() {
+    if (fd_ < 0) throw StoreError(path_.string() + ": committed twice");
+    if (::fsync(fd_) != 0) fail("fsync failed");
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0 || ::rename(tmp_.c_str(), path_.c_str()) != 0) {
         const int error = errno;
-        if (open) ::close(fd);
-        ::unlink(tmp.c_str());
-        throw StoreError(name + ": " + what + ": " + std::strerror(error));
-    };
-    for (const Bytes& piece : pieces)
-        if (!write_all(fd, piece.data(), piece.size())) fail("write failed", true);
-    if (::fsync(fd) != 0) fail("fsync failed", true);
-    if (::close(fd) != 0) fail("close failed", false);
-    if (::rename(tmp.c_str(), name.c_str()) != 0) fail("cannot rename the temporary file", false);
-    sync_directory(path.parent_path());
+        ::unlink(tmp_.c_str());
+        throw StoreError(path_.string() +
+                         ": cannot close or rename the temporary file: " + std::strerror(error));
+    }
+    sync_directory(path_.parent_path());
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::span<const Bytes> pieces) {
+    AtomicFile file(path);
+    for (const Bytes& piece : pieces) file.append(piece);
+    file.commit();
 }
 
 }  // namespace retro

@@ -5,16 +5,42 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace retro {
 
 using Bytes = std::span<const uint8_t>;
 
-// Writes the pieces, in order, as the whole content of `path`. A fixed temporary name: a write cut
-// short by a kill leaves path.tmp, which the next write overwrites. Throws StoreError naming path
-// and the reason (cannot create, write or fsync failed, full disk); path.tmp is removed then, and
-// an older file at path is left as it was.
+// A file written piece by piece under path.tmp and renamed over path by commit(). A fixed temporary
+// name: a write cut short by a kill leaves path.tmp, which the next write overwrites. Every method
+// throws StoreError naming path and the reason (cannot create, write or fsync failed, full disk);
+// path.tmp is removed then, as it is when the object goes away without commit(), and an older file
+// at path is left as it was.
+class AtomicFile {
+public:
+    explicit AtomicFile(const std::filesystem::path& path);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    void append(Bytes bytes);
+    // Overwrites bytes already appended (a header whose fields are known only at the end).
+    void write_at(uint64_t offset, Bytes bytes);
+    uint64_t size() const { return size_; }
+    // Flushes to disk and renames over path.
+    void commit();
+
+private:
+    [[noreturn]] void fail(const char* what);
+
+    std::filesystem::path path_;
+    std::string tmp_;
+    int fd_ = -1;
+    uint64_t size_ = 0;
+};
+
+// Writes the pieces, in order, as the whole content of `path`, through an AtomicFile.
 void write_file_atomically(const std::filesystem::path& path, std::span<const Bytes> pieces);
 
 }  // namespace retro

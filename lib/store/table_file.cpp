@@ -1,9 +1,12 @@
 #include "store/table_file.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <bit>
 
 #include "index/legal_entries.hpp"
+#include "parallel/ordered_pipeline.hpp"
 #include "parallel/parallel_for.hpp"
 #include "store/atomic_file.hpp"
 #include "store/format.hpp"
@@ -45,30 +48,27 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         return metric == Metric::Dtm ? v : uint16_t(wdl_of(v));
     };
 
-    // Pass 1, over chunks of 2^16 entries: mark the holes among the drawn entries (a bit per entry)
-    // and count the bytes of all other entries (the long values are counted from their list).
+    // Holes are entries of no legal position for their side to move; the reader never asks for them,
+    // so they may take any value. Only drawn entries can be holes.
+    auto is_hole = [&](Color side, uint64_t idx, Position& pos) {
+        return options.fill_holes && t.bytes(side)[idx] == Table::DRAW_BYTE &&
+               !decode_legal(t.scheme, idx, side, pos);
+    };
+
+    // Pass 1, over chunks of 2^20 entries: count the bytes of all entries but holes (the long values
+    // are counted from their list).
     using Histogram = std::array<uint64_t, 256>;
-    constexpr uint64_t CHUNK = 1 << 16;
+    constexpr uint64_t CHUNK = 1 << 20;
     const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
-    std::array<std::vector<uint64_t>, 2> holes;
     std::vector<Histogram> chunk_histogram(2 * chunks);
-    for (auto& h : holes) h.assign(options.fill_holes ? (entries + 63) / 64 : 0, 0);
     par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
         const Color side = Color(c / chunks);
         const uint64_t first = (c % chunks) * CHUNK, last = std::min(entries, first + CHUNK);
         Histogram& hist = chunk_histogram[c];
         hist.fill(0);
-        const std::vector<uint8_t>& bytes = t.bytes(side);
         Position pos;
-        for (uint64_t idx = first; idx < last; ++idx) {
-            if (options.fill_holes && bytes[idx] == Table::DRAW_BYTE) {
-                if (!decode_legal(t.scheme, idx, side, pos)) {
-                    holes[side][idx >> 6] |= uint64_t(1) << (idx & 63);  // chunks own whole words
-                    continue;
-                }
-            }
-            ++hist[bytes[idx]];
-        }
+        for (uint64_t idx = first; idx < last; ++idx)
+            if (!is_hole(side, idx, pos)) ++hist[t.bytes(side)[idx]];
     });
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
@@ -86,8 +86,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
                 if (byte != Table::LONG_BYTE)
                     total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
                         chunk_histogram[c][size_t(byte)];
-        for (const Table::LongValue& l : t.long_values(Color(side)))
-            if (!(options.fill_holes && holes[side][l.index >> 6] >> (l.index & 63) & 1)) ++total[l.value];
+        for (const Table::LongValue& l : t.long_values(Color(side))) ++total[l.value];
         if (metric == Metric::Wdl) {  // the same counts, by win/draw/loss
             std::vector<uint64_t> by_wdl(total.size());
             for (size_t v = 0; v < total.size(); ++v) by_wdl[size_t(wdl_of(Dtm(v)))] += total[v];
@@ -112,49 +111,47 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     h.block_count = 2 * uint32_t((entries + h.block_entries - 1) / h.block_entries);
     const uint32_t per_side = h.blocks_per_side();
 
-    // Pass 2, over blocks: holes take the most common value of their block (the side's most common
-    // when the block has none); pack the codes and compress them.
-    std::vector<std::vector<uint8_t>> stored(h.block_count);
-    par::parallel_for(uint32_t(0), h.block_count, [&](uint32_t b) {
-        const Color side = Color(b / per_side);
-        const format::Side& s = h.sides[side];
-        const uint64_t first = uint64_t(b % per_side) * h.block_entries;
-        const uint32_t n = h.entries_in_block(b);
-        auto is_hole = [&](uint64_t idx) {
-            return options.fill_holes && (holes[side][idx >> 6] >> (idx & 63) & 1);
-        };
-        uint16_t fill = s.dictionary[0];
-        if (options.fill_holes) {
-            std::vector<uint64_t> hist(code_of[side].size());
-            for (uint64_t idx = first; idx < first + n; ++idx)
-                if (!is_hole(idx)) ++hist[value_of(side, idx)];
-            uint64_t best = 0;
-            for (uint16_t v : s.dictionary)
-                if (hist[v] > best) best = hist[v], fill = v;
-        }
-        std::vector<uint8_t> codes(h.unpacked_bytes(b), 0);
-        if (s.bits > 0)
-            for (uint32_t i = 0; i < n; ++i) {
-                const uint64_t idx = first + i;
-                const unsigned code = code_of[side][is_hole(idx) ? fill : value_of(side, idx)];
-                const uint64_t bit = uint64_t(i) * s.bits;
-                codes[bit >> 3] |= uint8_t(code << (bit & 7));
-                if (s.bits == 16) codes[(bit >> 3) + 1] = uint8_t(code >> 8);
-            }
-        stored[b] = compress(h.codec, level, codes.data(), codes.size());
-    });
-
-    h.offsets.resize(size_t(h.block_count) + 1);
-    h.block_crc.resize(h.block_count);
+    // Pass 2, over blocks, written as they are compressed: holes take the most common value of their
+    // block (the side's most common when the block has none); pack the codes and compress them. The
+    // header goes first, once the blocks' offsets and CRCs are known.
+    AtomicFile file(path);
+    h.offsets.assign(size_t(h.block_count) + 1, 0);
+    h.block_crc.assign(h.block_count, 0);
     h.offsets[0] = h.header_bytes();
-    for (uint32_t b = 0; b < h.block_count; ++b) {
-        h.offsets[b + 1] = h.offsets[b] + stored[b].size();
-        h.block_crc[b] = crc32_of(stored[b].data(), stored[b].size());
-    }
-    const std::vector<uint8_t> header = format::serialize(h);
-    std::vector<Bytes> pieces{header};
-    pieces.insert(pieces.end(), stored.begin(), stored.end());
-    write_file_atomically(path, pieces);
+    file.append(std::vector<uint8_t>(h.offsets[0]));
+    uint32_t written = 0;
+    par::ordered_pipeline(
+        h.block_count, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+        [&](uint64_t b) {
+            const Color side = Color(b / per_side);
+            const format::Side& s = h.sides[side];
+            const std::vector<uint16_t>& code = code_of[side];
+            const uint64_t first = (b % per_side) * h.block_entries;
+            const uint32_t n = h.entries_in_block(uint32_t(b));
+            std::vector<bool> hole(n);
+            std::vector<uint64_t> count(s.dictionary.size());
+            Position pos;
+            for (uint32_t i = 0; i < n; ++i)
+                if (!(hole[i] = is_hole(side, first + i, pos))) ++count[code[value_of(side, first + i)]];
+            const unsigned fill = unsigned(std::max_element(count.begin(), count.end()) - count.begin());
+            std::vector<uint8_t> codes(h.unpacked_bytes(uint32_t(b)), 0);
+            if (s.bits > 0)
+                for (uint32_t i = 0; i < n; ++i) {
+                    const unsigned c = hole[i] ? fill : code[value_of(side, first + i)];
+                    const uint64_t bit = uint64_t(i) * s.bits;
+                    codes[bit >> 3] |= uint8_t(c << (bit & 7));
+                    if (s.bits == 16) codes[(bit >> 3) + 1] = uint8_t(c >> 8);
+                }
+            return compress(h.codec, level, codes.data(), codes.size());
+        },
+        [&](std::vector<uint8_t>&& stored) {
+            file.append(stored);
+            h.block_crc[written] = crc32_of(stored.data(), stored.size());
+            h.offsets[written + 1] = file.size();
+            ++written;
+        });
+    file.write_at(0, format::serialize(h));
+    file.commit();
 }
 
 }  // namespace
