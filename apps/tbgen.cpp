@@ -142,6 +142,7 @@ int generate(const GenerateArgs& a) {
             format_bytes(plan.disk_total()) + " for all the tables of the job, checkpoints aside)" +
             (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));
     }
+    if (const auto fit = memory_fit(plan, limit)) say(*fit);
     if (const auto why = refusal(plan, limit, a.disk_check ? free_disk : std::nullopt)) {
         say("tbgen: refused: " + *why);
         return EXIT_REFUSED;

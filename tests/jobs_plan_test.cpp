@@ -92,6 +92,28 @@ TEST(JobsPlan, RefusesWhatDoesNotFit) {
     EXPECT_NE(disk->find("disk"), std::string::npos) << *disk;
 }
 
+TEST(JobsPlan, EveryPawnlessSixManTableFitsThisMachine) {
+    // The default limit is MemAvailable; this machine has 24 GiB, about 23.2 available when idle.
+    const JobPlan plan = make_plan(materials_up_to(6), fs::temp_directory_path() / "retro_jobs_plan_none");
+    ASSERT_EQ(plan.to_build(), 510);
+    const auto fit = memory_fit(plan, parse_bytes("23.2G"));
+    ASSERT_TRUE(fit);
+    EXPECT_NE(fit->find("every table without pawns (the largest, KQRBNvK, 13.5 GiB)"), std::string::npos)
+        << *fit;
+    EXPECT_NE(fit->find("186 do not: 186 with pawns (the largest, KBNPvKP"), std::string::npos) << *fit;
+    EXPECT_FALSE(memory_fit(plan, 0));
+    EXPECT_FALSE(memory_fit(plan, plan.peak_memory()));
+    const auto some = memory_fit(make_plan({Material::parse("KQRvKQR")}, plan.dir), 1 << 20);
+    ASSERT_TRUE(some);
+    EXPECT_EQ(
+        *some,
+        "2 of 9 tables to build fit the limit of 1.00 MiB: 2 without pawns (the largest, KQvK, 55.9 KiB); "
+        "7 do not: 7 without pawns (the largest, KQRvKQR, 13.1 GiB)");
+    const auto none = memory_fit(make_plan({Material::parse("KQvK")}, plan.dir), 1);
+    ASSERT_TRUE(none);
+    EXPECT_EQ(none->substr(0, 56), "0 of 1 tables to build fit the limit of 1 B: none; 1 do ");
+}
+
 TEST(JobsEstimates, ParsesAndFormatsSizes) {
     EXPECT_EQ(parse_bytes("123"), 123u);
     EXPECT_EQ(parse_bytes("1K"), 1024u);

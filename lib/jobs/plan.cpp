@@ -131,6 +131,43 @@ std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
     return std::nullopt;
 }
 
+std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
+    struct Group {
+        int count = 0;
+        std::optional<Material> largest;
+        uint64_t bytes = 0;
+        void add(const Material& m, uint64_t b) {
+            ++count;
+            if (!largest || b > bytes) largest = m, bytes = b;
+        }
+        std::string largest_text() const { return largest->name() + ", " + format_bytes(bytes); }
+    };
+    Group fit[2], over[2];  // [has pawns]
+    for (const auto& t : plan.tables) {
+        if (t.complete) continue;
+        const uint64_t bytes = solve_peak_bytes(t.material);
+        (bytes <= limit ? fit : over)[t.material.has_pawns()].add(t.material, bytes);
+    }
+    const int over_count = over[0].count + over[1].count;
+    if (limit == 0 || over_count == 0) return std::nullopt;
+    auto group_text = [](const Group& g, const std::string& kind) {
+        return std::to_string(g.count) + " " + kind + " (the largest, " + g.largest_text() + ")";
+    };
+    std::string text = std::to_string(fit[0].count + fit[1].count) + " of " +
+                       std::to_string(plan.to_build()) + " tables to build fit the limit of " +
+                       format_bytes(limit) + ": ";
+    if (over[0].count == 0 && fit[0].count > 0)
+        text += "every table without pawns (the largest, " + fit[0].largest_text() + ")";
+    else if (fit[0].count > 0)
+        text += group_text(fit[0], "without pawns");
+    if (fit[1].count > 0) text += std::string(fit[0].count ? " and " : "") + group_text(fit[1], "with pawns");
+    if (fit[0].count + fit[1].count == 0) text += "none";
+    text += "; " + std::to_string(over_count) + " do not: ";
+    if (over[0].count) text += group_text(over[0], "without pawns") + (over[1].count ? ", " : "");
+    if (over[1].count) text += group_text(over[1], "with pawns");
+    return text;
+}
+
 void check_writable_dir(const std::filesystem::path& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

@@ -54,6 +54,12 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
 std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
                                    std::optional<uint64_t> free_disk);
 
+// When some tables still to build need more memory than `limit` on their own: how many fit and how
+// many do not, split by pawns, with the largest of each ("400 of 510 tables to build fit the limit
+// of 23.2 GiB: every table without pawns (the largest, KQRvKQR, 13.1 GiB) and 255 with pawns; 110
+// do not, all with pawns (the largest, KBNPvKP, 306 GiB)"). nullopt when all fit or limit is 0.
+std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit);
+
 // Creates dir if needed and checks that a file can be created, written, flushed and removed there.
 // Throws JobError naming the directory and the reason (permission denied, read-only, disk full).
 void check_writable_dir(const std::filesystem::path& dir);
