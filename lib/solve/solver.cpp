@@ -2,7 +2,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
-#include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "chess/unmovegen.hpp"
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "parallel/pipeline.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/exits.hpp"
 #include "solve/huge_pages.hpp"
@@ -526,19 +526,16 @@ private:
             if (!error) error = e;
             failed = true;
         };
-        par::ForkJoin loop;
-        tbb::parallel_pipeline(
+        par::parallel_pipeline(
             4 * size_t(tbb::this_task_arena::max_concurrency()),
-            tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
+            par::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
                                              [&](tbb::flow_control& fc) -> uint64_t {
-                                                 const par::ForkJoin::InOrder run;
                                                  if (next_chunk == chunks || failed) fc.stop();
                                                  return next_chunk++;
                                              }) &
-                tbb::make_filter<uint64_t, LayerChunk>(
+                par::make_filter<uint64_t, LayerChunk>(
                     tbb::filter_mode::parallel,
                     [&](uint64_t c) {
-                        const par::ForkJoin::InOrder run;  // hands its chunk to the last stage
                         LayerChunk found;
                         if (failed) return found;
                         try {
@@ -553,9 +550,8 @@ private:
                         }
                         return found;
                     }) &
-                tbb::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
+                par::make_filter<LayerChunk, void>(tbb::filter_mode::serial_in_order,
                                                    [&](const LayerChunk& found) {
-                                                       const par::ForkJoin::InOrder run;
                                                        if (found.empty() || failed) return;
                                                        try {
                                                            log_->append(n, side, found);
