@@ -1,7 +1,7 @@
 // tbindex: sizes of the perfect index per material and how many entries are holes.
 #include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
 #include <tbb/global_control.h>
-#include <tbb/parallel_reduce.h>
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -13,6 +13,7 @@
 
 #include "cli/command_line.hpp"
 #include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
 
 using namespace retro;
 namespace po = boost::program_options;
@@ -32,22 +33,23 @@ struct Counts {
 
 // Walks the decoded entries once and tests each for both sides to move.
 Counts count(const IndexScheme& scheme) {
-    return tbb::parallel_reduce(
-        tbb::blocked_range<uint64_t>(0, scheme.size(), 1 << 14), Counts{},
-        [&](const tbb::blocked_range<uint64_t>& r, Counts acc) {
-            for (IndexCursor cursor(scheme, r.begin()); cursor.index() < r.end(); cursor.next()) {
-                if (!cursor.valid()) continue;
-                ++acc.decoded;
-                Position pos = scheme.to_position(cursor.placement());
-                const int weight = scheme.weight(pos);
-                for (Color c : {WHITE, BLACK}) {
-                    pos.set_side_to_move(c);
-                    if (is_legal_entry(pos)) acc.entries[c] += 1, acc.positions[c] += weight;
-                }
+    tbb::combinable<Counts> partial;
+    par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme.size(), 1 << 14), [&](const auto& r) {
+        Counts& acc = partial.local();
+        for (IndexCursor cursor(scheme, r.begin()); cursor.index() < r.end(); cursor.next()) {
+            if (!cursor.valid()) continue;
+            ++acc.decoded;
+            Position pos = scheme.to_position(cursor.placement());
+            const int weight = scheme.weight(pos);
+            for (Color c : {WHITE, BLACK}) {
+                pos.set_side_to_move(c);
+                if (is_legal_entry(pos)) acc.entries[c] += 1, acc.positions[c] += weight;
             }
-            return acc;
-        },
-        [](Counts a, const Counts& b) { return a += b; });
+        }
+    });
+    Counts total;
+    partial.combine_each([&](const Counts& c) { total += c; });
+    return total;
 }
 
 }  // namespace

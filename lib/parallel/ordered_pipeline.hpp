@@ -7,15 +7,13 @@
 // dropped) and is rethrown once the pipeline is over.
 #pragma once
 
-#include <tbb/parallel_pipeline.h>
-
 #include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
 #include <optional>
 
-#include "parallel/parallel_for.hpp"
+#include "parallel/pipeline.hpp"
 
 namespace retro::par {
 
@@ -32,29 +30,24 @@ void ordered_pipeline(uint64_t count, size_t in_flight, const Make& make, const 
         if (!error) error = e;
         failed = true;
     };
-    ForkJoin pipeline;
-    tbb::parallel_pipeline(
-        in_flight, tbb::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
+    par::parallel_pipeline(
+        in_flight, par::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
                                                     [&](tbb::flow_control& fc) -> uint64_t {
-                                                        const ForkJoin::InOrder run;
                                                         if (next == count || failed) fc.stop();
                                                         return next++;
                                                     }) &
-                       tbb::make_filter<uint64_t, std::optional<T>>(
-                           tbb::filter_mode::parallel,
-                           [&](uint64_t i) -> std::optional<T> {
-                               const ForkJoin::InOrder run;  // hands its item on
-                               if (failed) return std::nullopt;
-                               try {
-                                   return make(i);
-                               } catch (...) {
-                                   keep(std::current_exception());
-                                   return std::nullopt;
-                               }
-                           }) &
-                       tbb::make_filter<std::optional<T>, void>(tbb::filter_mode::serial_in_order,
+                       par::make_filter<uint64_t, std::optional<T>>(tbb::filter_mode::parallel,
+                                                                    [&](uint64_t i) -> std::optional<T> {
+                                                                        if (failed) return std::nullopt;
+                                                                        try {
+                                                                            return make(i);
+                                                                        } catch (...) {
+                                                                            keep(std::current_exception());
+                                                                            return std::nullopt;
+                                                                        }
+                                                                    }) &
+                       par::make_filter<std::optional<T>, void>(tbb::filter_mode::serial_in_order,
                                                                 [&](std::optional<T> item) {
-                                                                    const ForkJoin::InOrder run;
                                                                     if (!item || failed) return;
                                                                     try {
                                                                         use(std::move(*item));

@@ -1,111 +1,80 @@
-// tbb::parallel_for with its fork and join made visible to ThreadSanitizer.
+// tbb::parallel_for with its fork and join made visible to ThreadSanitizer (tsan.hpp says why TSan
+// needs to be told). Without TSan this is tbb::parallel_for.
 //
-// Debian's libtbb is not built with -fsanitize=thread: TSan sees neither the hand-off of a task to a
-// worker nor the caller's wait for the last one, both done with atomics inside libtbb.so. It would
-// report every write of a loop body read after the loop (or every write before the loop read in a
-// body) as a race, in our code, where no suppression can tell it from a real one. Under TSan each
-// body therefore acquires, as it starts, what the caller released before the loop, and releases, as it
-// ends, what the caller acquires once the loop is over. Bodies never acquire from one another, so
-// races between two bodies of one loop are still found. Without TSan this is tbb::parallel_for.
+// Fork. TBB copies the loop body into each task it makes (tbb::detail::d1::start_for::my_body): the
+// caller into the first task inside tbb::parallel_for, and a worker that splits a range into the new
+// task, which another worker may steal. A copy is thus written by one thread after anything the
+// caller could annotate before the loop, and read by another, so the body handed to TBB is a
+// LoopBody: each copy releases at its own address once made (having acquired at the copy it was made
+// from), and each call acquires at its own address before it reads anything. A call thus sees what
+// the loop's caller did before the loop, through the chain of copies, as TBB guarantees.
+//
+// Join. Each call releases, as it ends (also when the body throws), at the caller's body object, and
+// the caller acquires there once tbb::parallel_for returns (or throws).
+//
+// Calls never acquire from one another's ends, so a race between two calls of one loop is still found
+// (tests/parallel_test.cpp checks that it is).
 //
 // Call it as par::parallel_for: unqualified, argument-dependent lookup would pick tbb::parallel_for
 // for a tbb::blocked_range (its constrained template wins the overload) and skip these annotations.
 #pragma once
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#if defined(__SANITIZE_THREAD__)
-extern "C" void __tsan_acquire(void* addr);
-extern "C" void __tsan_release(void* addr);
-#endif
+#include "parallel/tsan.hpp"
 
 namespace retro::par {
 
-#if defined(__SANITIZE_THREAD__)
-// The addresses TSan keeps the fork, join and order clocks at. They are shared by all loops, not
-// kept per loop: a body must acquire the fork before it reads anything, its own captures included
-// (TBB copied them on another thread). Other parallel algorithms (the solver's parallel_pipeline)
-// use ForkJoin directly: one around the call, a Body (or InOrder) at the top of each body.
-inline char fork_clock, join_clock, order_clock;
+namespace detail {
 
-class ForkJoin {
+template <class Range, class F>
+class LoopBody {
 public:
-    ForkJoin() { __tsan_release(&fork_clock); }
-    ~ForkJoin() { __tsan_acquire(&join_clock); }
-    ForkJoin(const ForkJoin&) = delete;
-    ForkJoin& operator=(const ForkJoin&) = delete;
+    explicit LoopBody(const F& f) : f_(&f) { tsan::release(this); }
+    LoopBody(const LoopBody& from) : f_(copied(from)) { tsan::release(this); }
+    LoopBody& operator=(const LoopBody&) = delete;
 
-    // One body's run, from the fork to the join (also when the body throws).
-    class Body {
-    public:
-        // The barrier keeps the compiler from reading the body's captures before the acquire.
-        Body() {
-            __tsan_acquire(&fork_clock);
-            asm volatile("" ::: "memory");
-        }
-        ~Body() { __tsan_release(&join_clock); }
-        Body(const Body&) = delete;
-        Body& operator=(const Body&) = delete;
-    };
+    void operator()(const Range& r) const {
+        tsan::acquire(this);
+        const tsan::ReleaseOnExit join(f_);
+        (*f_)(r);
+    }
 
-    // In a body that TBB runs in order after others (a pipeline's serial stage, or the stage a
-    // parallel one hands its item to): sees what the bodies before it in that order wrote.
-    class InOrder {
-    public:
-        InOrder() {
-            __tsan_acquire(&order_clock);
-            asm volatile("" ::: "memory");
-        }
-        ~InOrder() { __tsan_release(&order_clock); }
-        InOrder(const InOrder&) = delete;
-        InOrder& operator=(const InOrder&) = delete;
+private:
+    static const F* copied(const LoopBody& from) {
+        tsan::acquire(&from);
+        return from.f_;
+    }
 
-    private:
-        Body body_;
-    };
+    tsan::Recycled recycled_;  // first: TBB keeps the copies in its task pool
+    const F* f_;
 };
+
+}  // namespace detail
 
 template <class Range, class F>
 void parallel_for(const Range& range, const F& body) {
-    ForkJoin loop;
-    tbb::parallel_for(range, [&](const Range& r) {
-        const ForkJoin::Body run;
-        body(r);
-    });
+    if constexpr (tsan::enabled) {
+        const tsan::AcquireOnExit join(&body);
+        tbb::parallel_for(range, detail::LoopBody<Range, F>(body));
+    } else {
+        tbb::parallel_for(range, body);
+    }
 }
 
+// f(i) for i in [first, last): under TSan the range form above, as tbb::parallel_for does it (a
+// blocked_range of grain 1 under the auto partitioner), so the same annotations cover it.
 template <class Index, class F>
 void parallel_for(Index first, Index last, const F& f) {
-    ForkJoin loop;
-    tbb::parallel_for(first, last, [&](Index i) {
-        const ForkJoin::Body run;
-        f(i);
-    });
+    if constexpr (tsan::enabled) {
+        if (!(first < last)) return;
+        par::parallel_for(tbb::blocked_range<Index>(first, last), [&f](const tbb::blocked_range<Index>& r) {
+            for (Index i = r.begin(); i != r.end(); ++i) f(i);
+        });
+    } else {
+        tbb::parallel_for(first, last, f);
+    }
 }
-
-#else
-
-// No-ops (user-provided constructors: declared and unused, they draw no warning).
-struct ForkJoin {
-    ForkJoin() {}
-    struct Body {
-        Body() {}
-    };
-    struct InOrder {
-        InOrder() {}
-    };
-};
-
-template <class Range, class F>
-void parallel_for(const Range& range, const F& body) {
-    tbb::parallel_for(range, body);
-}
-
-template <class Index, class F>
-void parallel_for(Index first, Index last, const F& f) {
-    tbb::parallel_for(first, last, f);
-}
-
-#endif
 
 }  // namespace retro::par
