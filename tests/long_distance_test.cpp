@@ -103,7 +103,10 @@ TEST(LongDistance, FileRoundTripInVersion2) {
         EXPECT_EQ(files.probe(pos.color_flipped()), v);
         EXPECT_NE(value_summary(pos, 523).find("White mates in 262"), std::string::npos);
         const int longest = 254 + count;  // the largest distance set; the longest win is odd
-        EXPECT_EQ(compute_statistics(t).side[WHITE].longest_win(), longest % 2 ? longest : longest - 1);
+        const SideStatistics stats = compute_statistics(t).side[WHITE];
+        const int longest_win = longest % 2 ? longest : longest - 1;
+        EXPECT_EQ(stats.longest_win(), longest_win);
+        EXPECT_EQ(stats.longest_win_fen, lt.changed[size_t(longest_win - 255)].first.fen());
     }
 }
 

@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 
+#include <atomic>
 #include <sstream>
 
 #include "chess/movegen.hpp"
@@ -35,6 +36,30 @@ void SideStatistics::count(Dtm v, uint64_t weight) {
     if (v == 0) checkmates += weight;
 }
 
+namespace {
+
+// The first legal entry of side with this value, as a FEN (a table read from a file may hold any
+// value in its holes).
+std::string first_fen_with(const Table& table, Color side, int value) {
+    if (value < 0) return "";
+    std::atomic<uint64_t> first{UINT64_MAX};
+    par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 16), [&](const auto& r) {
+        Position pos;
+        for (uint64_t i = r.begin(); i < r.end() && i < first.load(std::memory_order_relaxed); ++i) {
+            if (table.value(side, i) != value || !decode_legal(table.scheme, i, side, pos)) continue;
+            uint64_t seen = first.load(std::memory_order_relaxed);
+            while (i < seen && !first.compare_exchange_weak(seen, i)) {
+            }
+            return;
+        }
+    });
+    Position pos;
+    decode_legal(table.scheme, first, side, pos);
+    return pos.fen();
+}
+
+}  // namespace
+
 TableStatistics compute_statistics(const Table& table) {
     TableStatistics out;
     out.material = table.material();
@@ -59,6 +84,9 @@ TableStatistics compute_statistics(const Table& table) {
             if (s.histogram.size() > t.histogram.size()) t.histogram.resize(s.histogram.size());
             for (size_t v = 0; v < s.histogram.size(); ++v) t.histogram[v] += s.histogram[v];
         });
+        auto& t = out.side[side];
+        t.longest_win_fen = first_fen_with(table, side, t.longest_win());
+        t.longest_loss_fen = first_fen_with(table, side, t.longest_loss());
     }
     return out;
 }
@@ -84,8 +112,10 @@ std::string format_text(const TableStatistics& s) {
         out << "  " << color_name(c) << " to move: " << t.legal << " legal, " << t.wins << " win, " << t.draws
             << " draw, " << t.losses << " loss; " << t.checkmates << " checkmated, " << t.stalemates
             << " stalemated; longest win " << longest(t.longest_win()) << " plies, longest loss "
-            << longest(t.longest_loss()) << " plies\n"
-            << "    dtm histogram (plies:positions): " << format_histogram(t) << "\n";
+            << longest(t.longest_loss()) << " plies\n";
+        if (!t.longest_win_fen.empty()) out << "    longest win: " << t.longest_win_fen << "\n";
+        if (!t.longest_loss_fen.empty()) out << "    longest loss: " << t.longest_loss_fen << "\n";
+        out << "    dtm histogram (plies:positions): " << format_histogram(t) << "\n";
     }
     return out.str();
 }
@@ -98,7 +128,8 @@ std::string format_json(const TableStatistics& s) {
         out << ",\"" << (c == WHITE ? "wtm" : "btm") << "\":{\"legal\":" << t.legal << ",\"win\":" << t.wins
             << ",\"draw\":" << t.draws << ",\"loss\":" << t.losses << ",\"checkmated\":" << t.checkmates
             << ",\"stalemated\":" << t.stalemates << ",\"longest_win\":" << t.longest_win()
-            << ",\"longest_loss\":" << t.longest_loss() << ",\"histogram\":{";
+            << ",\"longest_loss\":" << t.longest_loss() << ",\"longest_win_fen\":\"" << t.longest_win_fen
+            << "\",\"longest_loss_fen\":\"" << t.longest_loss_fen << "\",\"histogram\":{";
         const char* sep = "";
         for (size_t v = 0; v < t.histogram.size(); ++v)
             if (t.histogram[v]) {

@@ -16,6 +16,9 @@ struct SideStatistics {
     int longest_win() const;          // -1 when there is no win
     int longest_loss() const;         // -1 when there is no loss
     void count(Dtm v, uint64_t weight);
+    // The first entry (lowest index) of the longest win and of the longest loss, as a FEN ("" when
+    // there is none): the positions a reader of the statistics wants to see.
+    std::string longest_win_fen, longest_loss_fen;
 };
 
 struct TableStatistics {
