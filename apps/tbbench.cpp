@@ -46,10 +46,7 @@ uint64_t table_hash(const Table& t) {
     uint64_t h = checksum64(t.bytes(WHITE).data(), t.bytes(WHITE).size());
     h = checksum64(t.bytes(BLACK).data(), t.bytes(BLACK).size(), h);
     for (Color side : {WHITE, BLACK})
-        for (const Table::LongValue& l : t.long_values(side)) {
-            h = checksum64(&l.index, sizeof l.index, h);
-            h = checksum64(&l.value, sizeof l.value, h);
-        }
+        for (const Table::LongValue& l : t.long_values(side)) h = checksum64(&l, sizeof l, h);
     return h;
 }
 

@@ -47,8 +47,9 @@ TEST(LongDistance, TableKeepsLongValuesBesideItsBytes) {
     EXPECT_EQ(t.bytes(WHITE)[7], Table::LONG_BYTE);
     EXPECT_EQ(t.bytes(BLACK)[7], 253);
     ASSERT_EQ(t.long_values(WHITE).size(), 3u);
-    EXPECT_EQ(t.long_values(WHITE)[0].index, 3u);  // sorted by index
-    t.set(WHITE, 7, 17);                           // short again: off the list
+    EXPECT_EQ(uint64_t(t.long_values(WHITE)[0].index), 3u);  // sorted by index
+    static_assert(sizeof(Table::LongValue) == 8);
+    t.set(WHITE, 7, 17);  // short again: off the list
     EXPECT_EQ(t.value(WHITE, 7), 17);
     EXPECT_EQ(t.long_values(WHITE).size(), 2u);
 

@@ -8,6 +8,7 @@
 // name a prefix of the log and check it when resuming.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -55,6 +56,9 @@ public:
     void sync();
     uint64_t length() const { return length_; }
     uint64_t checksum() const { return checksum_; }
+
+    // Entries logged at plies of at least min_ply, per side; the other records are skipped unread.
+    std::array<uint64_t, 2> count_from(int min_ply);
 
     // Calls f(ply, side, index) for every logged entry, in log order.
     template <class F>

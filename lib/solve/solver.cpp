@@ -649,7 +649,10 @@ private:
                     if (codes[i] != DONE_WIN && codes[i] != DONE_LOSS) codes[i] = Table::DRAW_BYTE;
                 }
             });
+        // Reserved to the exact count: a growing list would take up to twice its size at the end.
         Table::LongValues long_values;
+        const auto long_count = log_->count_from(Table::LONG_BYTE);
+        for (int side = 0; side < 2; ++side) long_values[side].reserve(long_count[side]);
         log_->replay([&](int ply, Color side, uint64_t i) {
             state_.codes[side][i] = Table::byte_of(Dtm(ply));
             if (state_.codes[side][i] == Table::LONG_BYTE) long_values[side].push_back({i, Dtm(ply)});

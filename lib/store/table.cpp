@@ -27,7 +27,7 @@ Table::Table(const Material& m, Bytes&& bytes, LongValues&& long_values)
         for (size_t i = 0; i < list.size(); ++i) {
             const LongValue& l = list[i];
             if (l.index >= scheme.size() || bytes_[side][l.index] != LONG_BYTE ||
-                byte_of(l.value) != LONG_BYTE || (i > 0 && list[i - 1].index == l.index))
+                byte_of(Dtm(l.value)) != LONG_BYTE || (i > 0 && list[i - 1].index == l.index))
                 throw std::invalid_argument(what + "long value at " + std::to_string(l.index) +
                                             " does not match its byte");
         }
@@ -40,7 +40,7 @@ Dtm Table::long_value(Color side, uint64_t idx) const {
     const auto& list = long_[side];
     const auto it = std::lower_bound(list.begin(), list.end(), LongValue{idx, 0}, by_index);
     assert(it != list.end() && it->index == idx);
-    return it->value;
+    return Dtm(it->value);
 }
 
 void Table::set(Color side, uint64_t idx, Dtm v) {
