@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Long verification run: the current solver gives exactly the values an older one gives.
+#
+# Builds tbgen of an older revision (default a51669a, the last solver before the one-byte-state
+# rewrite) from `git archive` into a scratch build directory (Release, kept for the next run), runs
+# it and the current build's tbgen over the same set of tables into OUT/old and OUT/new, prints the
+# time of each run, then compares every legal entry of both sides to move of every table with
+# tbdiff and lists which files are also byte-identical (cmp).
+#
+# Usage: scripts/compare_solvers.sh [--rev REV] [--threads T] [--out DIR] [--bin DIR]
+#                                   [--old-build DIR] [--level N] (--all N | MATERIAL...)
+#   --rev REV        the older revision (default a51669a)
+#   --threads T      worker threads of both solvers (default 0: all cores)
+#   --out DIR        where the tables go, OUT/old and OUT/new, and the logs (default: a new
+#                    temporary directory). Tables already complete there are skipped, so the same
+#                    command resumes an interrupted comparison (the times are then of this run only)
+#   --bin DIR        the current build's tbgen and tbdiff (default build/bin)
+#   --old-build DIR  scratch source and build of REV (default ${TMPDIR:-/tmp}/retro-solver-COMMIT)
+#   --level N        compression level of both solvers (--level 1 writes xz about 4.7x faster)
+# Exit status: tbdiff's (0: every table identical); 1 when a build or a solver run fails; 2 for a
+# bad command line. Times on 2 cores: --all 4 about 4 minutes (and 2 to build the old tbgen, once);
+# --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers").
+# Not part of ctest (too long).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REV=a51669a
+THREADS=0
+OUT=""
+BIN="$ROOT/build/bin"
+OLD_BUILD=""
+LEVEL=()
+SET=()
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
+while [[ $# -gt 0 ]]; do
+    if [[ "$1" == --* && "$1" != --help && $# -lt 2 ]]; then
+        echo "compare_solvers: $1 needs a value" >&2; exit 2
+    fi
+    case "$1" in
+        --rev) REV="$2"; shift 2 ;;
+        --threads|-t) THREADS="$2"; shift 2 ;;
+        --out|-o) OUT="$2"; shift 2 ;;
+        --bin) BIN="$2"; shift 2 ;;
+        --old-build) OLD_BUILD="$2"; shift 2 ;;
+        --level) LEVEL=(--level "$2"); shift 2 ;;
+        --all) SET+=(--all "$2"); shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        -*) echo "compare_solvers: unknown option $1" >&2; usage >&2; exit 2 ;;
+        *) SET+=("$1"); shift ;;
+    esac
+done
+if [[ ${#SET[@]} -eq 0 ]]; then usage >&2; exit 2; fi
+for tool in tbgen tbdiff; do
+    [[ -x "$BIN/$tool" ]] || { echo "compare_solvers: no $tool in $BIN (build first: scripts/build.sh)" >&2; exit 2; }
+done
+COMMIT="$(git -C "$ROOT" rev-parse --verify --quiet "$REV^{commit}")" ||
+    { echo "compare_solvers: $REV is no commit of $ROOT" >&2; exit 2; }
+OLD_BUILD="${OLD_BUILD:-${TMPDIR:-/tmp}/retro-solver-${COMMIT:0:12}}"
+OUT="${OUT:-$(mktemp -d -t retro-compare.XXXXXX)}"
+mkdir -p "$OUT"
+
+# "1 h 02 min 03 s" from seconds.
+duration() {
+    local s=$1
+    if (( s >= 3600 )); then printf '%d h %02d min %02d s' $((s / 3600)) $((s % 3600 / 60)) $((s % 60))
+    elif (( s >= 60 )); then printf '%d min %02d s' $((s / 60)) $((s % 60))
+    else printf '%d s' "$s"; fi
+}
+
+# The old tbgen, built once per commit (only the tbgen target: no tests, no benchmarks).
+OLD_TBGEN="$OLD_BUILD/build/bin/tbgen"
+if [[ ! -x "$OLD_TBGEN" ]]; then
+    echo "building tbgen of $REV (${COMMIT:0:12}) in $OLD_BUILD"
+    start=$SECONDS
+    rm -rf "$OLD_BUILD/src"
+    mkdir -p "$OLD_BUILD/src"
+    git -C "$ROOT" archive "$COMMIT" | tar -x -C "$OLD_BUILD/src"
+    if ! { cmake -S "$OLD_BUILD/src" -B "$OLD_BUILD/build" -DCMAKE_BUILD_TYPE=Release \
+               -DRETRO_BUILD_TESTS=OFF -DRETRO_BUILD_BENCH=OFF &&
+           cmake --build "$OLD_BUILD/build" --target tbgen -j2; } > "$OLD_BUILD/build.log" 2>&1; then
+        tail -n 20 "$OLD_BUILD/build.log" >&2
+        echo "compare_solvers: the build of $REV failed (log: $OLD_BUILD/build.log)" >&2
+        exit 1
+    fi
+    echo "built in $(duration $((SECONDS - start)))"
+fi
+
+echo "set: ${SET[*]}; threads: $THREADS; output: $OUT"
+# run NAME TBGEN: builds the set into OUT/NAME, prints its time.
+run() {
+    local name=$1 tbgen=$2 start=$SECONDS
+    if ! "$tbgen" "${SET[@]}" "${LEVEL[@]}" -q -t "$THREADS" -o "$OUT/$name" > "$OUT/$name.out" 2>&1; then
+        tail -n 20 "$OUT/$name.out" >&2
+        echo "compare_solvers: the $name solver failed (log: $OUT/$name.out)" >&2
+        exit 1
+    fi
+    echo "$name solver: $(ls "$OUT/$name"/*.rtb | wc -l) tables in $(duration $((SECONDS - start)))" \
+         "(log: $OUT/$name.out)"
+}
+run old "$OLD_TBGEN"
+run new "$BIN/tbgen"
+
+start=$SECONDS
+set +e
+"$BIN/tbdiff" -t "$THREADS" "$OUT/old" "$OUT/new"
+status=$?
+set -e
+echo "tbdiff: $(duration $((SECONDS - start)))"
+
+same=() differ=()
+for f in "$OUT/old"/*.rtb; do
+    name="$(basename "$f" .rtb)"
+    [[ -f "$OUT/new/$name.rtb" ]] || continue
+    if cmp -s "$f" "$OUT/new/$name.rtb"; then same+=("$name"); else differ+=("$name"); fi
+done
+echo "byte-identical files (cmp): ${#same[@]} of $(( ${#same[@]} + ${#differ[@]} ))"
+if (( ${#differ[@]} )); then echo "files that differ in bytes: ${differ[*]}"; fi
+exit $status

@@ -1,0 +1,29 @@
+// Running an app of the build tree (RETRO_BIN_DIR) from a test: its exit status and its output.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "store_test_util.hpp"
+
+namespace retro::test {
+
+struct AppOutcome {
+    int status;  // -1 when the app did not exit normally (a crash)
+    std::string out, err;
+};
+
+// Runs `app args` (shell syntax) with no input; its output goes through files in `scratch`.
+inline AppOutcome run_app(const std::string& app, const std::string& args,
+                          const std::filesystem::path& scratch) {
+    const auto out = scratch / (app + ".out"), err = scratch / (app + ".err");
+    const std::string cmd = (std::filesystem::path(RETRO_BIN_DIR) / app).string() + " " + args +
+                            " < /dev/null > " + out.string() + " 2> " + err.string();
+    const int raw = std::system(cmd.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, store_test::read_bytes(out), store_test::read_bytes(err)};
+}
+
+}  // namespace retro::test
