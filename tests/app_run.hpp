@@ -16,12 +16,14 @@ struct AppOutcome {
     std::string out, err;
 };
 
-// Runs `app args` (shell syntax) with no input; its output goes through files in `scratch`.
+// Runs `app args` (shell syntax) with `input` on its standard input; the input and output go
+// through files in `scratch`.
 inline AppOutcome run_app(const std::string& app, const std::string& args,
-                          const std::filesystem::path& scratch) {
-    const auto out = scratch / (app + ".out"), err = scratch / (app + ".err");
-    const std::string cmd = (std::filesystem::path(RETRO_BIN_DIR) / app).string() + " " + args +
-                            " < /dev/null > " + out.string() + " 2> " + err.string();
+                          const std::filesystem::path& scratch, const std::string& input = "") {
+    const auto in = scratch / (app + ".in"), out = scratch / (app + ".out"), err = scratch / (app + ".err");
+    store_test::write_bytes(in, input);
+    const std::string cmd = (std::filesystem::path(RETRO_BIN_DIR) / app).string() + " " + args + " < " +
+                            in.string() + " > " + out.string() + " 2> " + err.string();
     const int raw = std::system(cmd.c_str());
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, store_test::read_bytes(out), store_test::read_bytes(err)};
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app_run.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
@@ -28,16 +29,10 @@ std::string slurp(const fs::path& p) {
     return ss.str();
 }
 
-struct Outcome {
-    int status;
-    std::string err;
-};
+using Outcome = test::AppOutcome;
 
 Outcome tbgen(const std::string& args, const fs::path& scratch) {
-    const std::string cmd =
-        std::string(RETRO_BIN_DIR) + "/tbgen " + args + " > /dev/null 2> " + (scratch / "err.txt").string();
-    const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(scratch / "err.txt")};
+    return test::run_app("tbgen", args, scratch);
 }
 
 // KPvK: small, yet with sub-tables (its four promotions) read from the directory.

@@ -9,16 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "app_run.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path BIN = RETRO_BIN_DIR;
 
-struct Outcome {
-    int status;
-    std::string out, err;
-};
+using Outcome = retro::test::AppOutcome;
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p);
@@ -40,11 +39,7 @@ protected:
 
     // Runs tbprobe with the given arguments and stdin text.
     static Outcome tbprobe(const std::string& args, const std::string& input = "") {
-        std::ofstream(dir_ / "in.txt") << input;
-        const std::string cmd = (BIN / "tbprobe").string() + " " + args + " < " + (dir_ / "in.txt").string() +
-                                " > " + (dir_ / "out.txt").string() + " 2> " + (dir_ / "err.txt").string();
-        const int raw = std::system(cmd.c_str());
-        return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out.txt"), slurp(dir_ / "err.txt")};
+        return retro::test::run_app("tbprobe", args, dir_, input);
     }
     static std::string tables() { return "--tables " + (dir_ / "tables").string(); }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "app_run.hpp"
 #include "checkpoint_test_util.hpp"
 #include "index/index_scheme.hpp"
 #include "solve/checkpoint.hpp"
@@ -23,12 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path TBGEN = fs::path(RETRO_BIN_DIR) / "tbgen";
-
-struct Outcome {
-    int status;
-    std::string out, err;
-};
+using Outcome = test::AppOutcome;
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -50,12 +46,7 @@ protected:
     void TearDown() override { fs::remove_all(dir_); }
 
     // Runs tbgen with the given arguments (shell syntax), capturing its exit status and output.
-    Outcome tbgen(const std::string& args) const {
-        const std::string cmd = TBGEN.string() + " " + args + " < /dev/null > " +
-                                (dir_ / "out.txt").string() + " 2> " + (dir_ / "err.txt").string();
-        const int raw = std::system(cmd.c_str());
-        return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir_ / "out.txt"), slurp(dir_ / "err.txt")};
-    }
+    Outcome tbgen(const std::string& args) const { return test::run_app("tbgen", args, dir_); }
 
     // The names of the files in d with this extension.
     static std::set<std::string> files(const fs::path& d, const std::string& ext) {
