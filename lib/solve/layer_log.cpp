@@ -57,26 +57,11 @@ void LayerLog::sync() {
 }
 
 std::array<uint64_t, 2> LayerLog::count_from(int min_ply) {
-    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
-        fail(path_, std::string("cannot read: ") + std::strerror(errno));
     std::array<uint64_t, 2> count{};
-    std::vector<unsigned char> payload;
-    for (uint64_t done = 0; done < length_;) {
-        RecordHeader h;
-        if (std::fread(&h, sizeof h, 1, file_) != 1 || h.side > 1)
-            fail(path_, "damaged record at byte " + std::to_string(done));
-        done += sizeof h + h.bytes;
-        if (h.ply < min_ply) {
-            if (std::fseek(file_, long(h.bytes), SEEK_CUR) != 0)
-                fail(path_, std::string("cannot seek: ") + std::strerror(errno));
-            continue;
-        }
-        payload.resize(h.bytes);
-        if (h.bytes && std::fread(payload.data(), 1, h.bytes, file_) != h.bytes)
-            fail(path_, "truncated record at byte " + std::to_string(done));
-        for (unsigned char b : payload) count[h.side] += !(b & 0x80);  // a varint ends at each such byte
-    }
-    if (std::fseek(file_, 0, SEEK_END) != 0) fail(path_, std::string("cannot seek: ") + std::strerror(errno));
+    read_records(length_, [&](int ply, Color side, const unsigned char* p, const unsigned char* end) {
+        if (ply >= min_ply)
+            for (; p < end; ++p) count[side] += !(*p & 0x80);  // a varint ends at each such byte
+    });
     return count;
 }
 

@@ -57,7 +57,7 @@ public:
     uint64_t length() const { return length_; }
     uint64_t checksum() const { return checksum_; }
 
-    // Entries logged at plies of at least min_ply, per side; the other records are skipped unread.
+    // Entries logged at plies of at least min_ply, per side.
     std::array<uint64_t, 2> count_from(int min_ply);
 
     // Calls f(ply, side, index) for every logged entry, in log order.

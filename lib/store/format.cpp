@@ -49,7 +49,7 @@ constexpr uint8_t BYTE_DRAW = 255;
 
 bool valid_value(const Header& h, uint16_t v) {
     if (h.metric == Metric::Wdl) return v <= uint8_t(Wdl::Win);
-    return h.version == VERSION_WIDE_VALUES || v <= 254 || v == DTM_DRAW;
+    return h.version == VERSION_WIDE_VALUES || fits_byte_values(v);
 }
 
 // The widest code a version allows.

@@ -10,6 +10,7 @@
 
 #include "index/material.hpp"
 #include "store/codec.hpp"
+#include "store/dtm.hpp"
 #include "store/store_error.hpp"
 
 namespace retro::format {
@@ -19,6 +20,8 @@ inline constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'T', 'B', '\0'};
 // allows 16-bit codes, for tables with distances past 254 plies. The writer picks the lowest that fits.
 inline constexpr uint32_t VERSION_BYTE_VALUES = 1;
 inline constexpr uint32_t VERSION_WIDE_VALUES = 2;
+// Whether a DTM value fits a version 1 dictionary byte: distances up to 254 plies, and the draw.
+constexpr bool fits_byte_values(Dtm v) { return v <= 254 || v == DTM_DRAW; }
 inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
 inline constexpr size_t FIXED_HEADER_BYTES = 64;
 inline constexpr size_t MATERIAL_BYTES = 16;

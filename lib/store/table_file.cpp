@@ -103,7 +103,8 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         h.sides[size_t(side)].bits = uint8_t(bits_for(dict.size(), min_bits));
         widest = std::max(widest, int(h.sides[size_t(side)].bits));
         for (uint16_t v : dict)
-            if (metric == Metric::Dtm && v != DTM_DRAW && v > 254) h.version = format::VERSION_WIDE_VALUES;
+            if (metric == Metric::Dtm && !format::fits_byte_values(v))
+                h.version = format::VERSION_WIDE_VALUES;
     }
     // Blocks of 2^20 bits of codes unless asked otherwise.
     h.block_entries = requested_block ? requested_block
