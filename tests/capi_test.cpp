@@ -64,12 +64,14 @@ retro_position bits_of(const Position& pos) {
     return b;
 }
 
-// Random KQvKR positions, colours swapped half the time.
-std::vector<Position> random_kqkr(const std::string& seed, int n) {
+// Random positions of the materials, colours swapped half the time.
+std::vector<Position> random_positions(const std::string& seed, const std::vector<std::string>& materials,
+                                       int n) {
     auto rng = retro::test::seeded_rng(seed);
     std::vector<Position> out;
     for (int i = 0; i < n; ++i) {
-        const Position pos = retro::test::random_position(Material::parse("KQvKR"), rng);
+        const Position pos =
+            retro::test::random_position(Material::parse(materials[i % materials.size()]), rng);
         out.push_back(rng() & 1 ? pos.color_flipped() : pos);
     }
     return out;
@@ -93,13 +95,12 @@ std::string through_c(const retro_tablebase* tb, const Position& pos, bool with_
 }
 
 // The same from the library.
-std::string through_library(const Position& pos, bool with_moves = true) {
-    const Dtm v = retro::testing::kqkr_tables().probe(pos);
+std::string through_library(const Tablebase& tables, const Position& pos, bool with_moves = true) {
+    const Dtm v = tables.probe(pos);
     std::ostringstream line;
     line << v << " " << (is_win(v) ? 1 : is_loss(v) ? -1 : 0);
     if (with_moves)
-        for (const auto& [m, value] : retro::testing::kqkr_tables().rank_moves(pos))
-            line << " " << to_uci(m) << "=" << value;
+        for (const auto& [m, value] : tables.rank_moves(pos)) line << " " << to_uci(m) << "=" << value;
     return line.str();
 }
 
@@ -107,8 +108,8 @@ std::string through_library(const Position& pos, bool with_moves = true) {
 
 TEST(CApi, MatchesTheLibrary) {
     const Handle h(kqkr_dir());
-    for (const Position& pos : random_kqkr("capi-match", 300)) {
-        ASSERT_EQ(through_c(h.tb, pos), through_library(pos)) << pos.fen();
+    for (const Position& pos : random_positions("capi-match", {"KQvKR"}, 300)) {
+        ASSERT_EQ(through_c(h.tb, pos), through_library(retro::testing::kqkr_tables(), pos)) << pos.fen();
         retro_value by_fen{}, by_bits{};
         const retro_position bits = bits_of(pos);
         ASSERT_EQ(retro_probe_fen(h.tb, pos.fen().c_str(), &by_fen), RETRO_OK);
@@ -123,17 +124,20 @@ TEST(CApi, MatchesTheLibrary) {
     }
 }
 
-// One handle, four threads, a cache of 1 MiB (8 of KQvKR's 28 blocks) so that they evict each
-// other's blocks; each thread's error message stays its own.
+// One handle, four threads, a cache of one byte, which keeps only the last block read (KQvK and
+// KRvK have one block per side): the threads evict each other's blocks all the time. Each thread's
+// error message stays its own. Small tables, so that ThreadSanitizer runs it in seconds.
 TEST(CApi, ConcurrentProbes) {
-    const Handle h(kqkr_dir(), size_t(1) << 20);
+    const Handle h(three_man_dir(), 1);
     constexpr int THREADS = 4, POSITIONS = 300;
     std::vector<std::vector<Position>> positions;
     std::vector<std::vector<std::string>> expected(THREADS);
     for (int t = 0; t < THREADS; ++t) {
-        positions.push_back(random_kqkr("capi-threads-" + std::to_string(t), POSITIONS));
+        positions.push_back(
+            random_positions("capi-threads-" + std::to_string(t), {"KQvK", "KRvK"}, POSITIONS));
         for (int i = 0; i < POSITIONS; ++i)
-            expected[t].push_back(through_library(positions[t][i], i % 10 == 0));
+            expected[t].push_back(
+                through_library(retro::testing::three_man_tables(), positions[t][i], i % 10 == 0));
     }
     std::vector<int> mismatches(THREADS, 0), message_errors(THREADS, 0);
     std::vector<std::thread> threads;
