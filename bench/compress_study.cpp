@@ -319,7 +319,10 @@ int main(int argc, char** argv) {
             for (const auto& back :
                  std::vector<std::vector<uint64_t>>{{}, {1}, {1, 8}, {1, 62}, {1, 8, 62}}) {
                 std::string name = "H(x";
-                for (size_t k = 0; k < back.size(); ++k) name += (k ? "," : "|") + std::to_string(back[k]);
+                for (size_t k = 0; k < back.size(); ++k) {
+                    name += k ? ',' : '|';
+                    name += std::to_string(back[k]);
+                }
                 name += ")";
                 std::printf("%-10s %-22s %14.0f\n", table->material().name().c_str(), name.c_str(),
                             entropy_bytes(sides[0], back) + entropy_bytes(sides[1], back));
