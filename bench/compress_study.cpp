@@ -308,7 +308,10 @@ int main(int argc, char** argv) {
                 const std::array<SideCodes, 2> p = {permuted(sides[0], radix, order),
                                                     permuted(sides[1], radix, order)};
                 std::string name = "digits";
-                for (int k : order) name += " " + std::to_string(radix[size_t(k)]);
+                for (int k : order) {
+                    name += ' ';
+                    name += std::to_string(radix[size_t(k)]);
+                }
                 std::printf("%-10s %-22s %14lu\n", table->material().name().c_str(), name.c_str(),
                             run(*table, p, xz).bytes);
                 std::fflush(stdout);
