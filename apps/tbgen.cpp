@@ -19,6 +19,7 @@
 #include "probe/verifier.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
+#include "store/format.hpp"
 #include "store/table_file.hpp"
 
 namespace po = boost::program_options;
@@ -249,7 +250,10 @@ int main(int argc, char** argv) {
         "block compression: xz (smallest), zstd (8x faster cold probes, ~14% larger) or zlib")(
         "level", po::value<int>(),
         "compression level (default: xz 6, zstd 19, zlib 9); lower writes faster and larger files, "
-        "e.g. xz 1 (docs/guide.md)");
+        "e.g. xz 1 (docs/guide.md)")(
+        "block-entries", po::value<uint32_t>(),
+        "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
+        "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)");
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
         const po::variables_map& vm = line.options;
@@ -286,6 +290,15 @@ int main(int argc, char** argv) {
             if (a.write.level < 0 || a.write.level > codec_max_level(a.write.codec))
                 throw std::runtime_error("--level for " + codec + " takes 0 to " +
                                          std::to_string(codec_max_level(a.write.codec)));
+        }
+        if (vm.count("block-entries")) {
+            a.write.block_entries = vm["block-entries"].as<uint32_t>();
+            if (a.write.block_entries < format::MIN_BLOCK_ENTRIES ||
+                a.write.block_entries > format::MAX_BLOCK_ENTRIES ||
+                (a.write.block_entries & (a.write.block_entries - 1)))
+                throw std::runtime_error("--block-entries takes a power of two from " +
+                                         std::to_string(format::MIN_BLOCK_ENTRIES) + " to " +
+                                         std::to_string(format::MAX_BLOCK_ENTRIES));
         }
         a.dry_run = vm.count("dry-run");
         a.disk_check = !vm.count("no-disk-check");

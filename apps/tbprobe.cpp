@@ -31,7 +31,9 @@ int main(int argc, char** argv) {
         "no-line", "do not print the line to mate")(
         "play", po::value<std::string>()->implicit_value(""),
         "play against the tables from FEN as white or black (default: the side to move)")(
-        "uci", "run as a UCI engine (position fen ... / go -> bestmove from the tables)");
+        "uci",
+        "run as a UCI engine (position fen ... / go -> bestmove from the tables; options TablebasePath and "
+        "TablebaseCache, in MiB)");
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
         const po::variables_map& vm = line.options;

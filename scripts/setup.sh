@@ -8,6 +8,7 @@ PACKAGES=(
     libgtest-dev libbenchmark-dev
     libzstd-dev liblzma-dev zlib1g-dev
     pybind11-dev python3-dev
+    gcc pkg-config
 )
 
 missing=()

@@ -123,6 +123,11 @@ TEST_F(TbprobeCli, UciAndPlay) {
     EXPECT_EQ(uci.status, 0);
     EXPECT_NE(uci.out.find("uciok"), std::string::npos) << uci.out;
     EXPECT_NE(uci.out.find("bestmove h1c6"), std::string::npos) << uci.out;
+    // The directory given by --tables is the option's default.
+    EXPECT_NE(
+        uci.out.find("option name TablebasePath type string default " + (dir_ / "tables").string() + "\n"),
+        std::string::npos)
+        << uci.out;
     const Outcome play =
         tbprobe(tables() + " --play white 8/8/8/4k3/8/8/8/4K2Q w - - 0 1", "Qh9\nQc6\nquit\n");
     EXPECT_EQ(play.status, 0);

@@ -194,11 +194,12 @@ TEST(ProbeLine, DrawsStalematesAndMates) {
 
 TEST(ProbeLine, MissingTablesAndTooManyMen) {
     const Tablebase empty;
-    EXPECT_THROW(line_to_mate(empty, Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")), ProbeError);
+    EXPECT_THROW(line_to_mate(empty, Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")),
+                 MissingTableError);
     try {
         empty.probe(Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"));
         ADD_FAILURE() << "32 men probed";
-    } catch (const ProbeError& e) {
+    } catch (const TooManyMenError& e) {
         EXPECT_NE(std::string(e.what()).find("32 men"), std::string::npos) << e.what();
     }
 }
@@ -213,6 +214,15 @@ TEST(ProbeLine, BestMoveTiesAreBrokenByUciOrder) {
         if (v == best->value && (first.empty() || to_uci(m) < first)) first = to_uci(m);
     EXPECT_EQ(to_uci(best->move), first);
     EXPECT_EQ(describe_long(best->value), "win in 13 plies (mate in 7)");
+    // rank_moves orders the same way: best first, equal values in UCI order.
+    const auto ranked = tables.rank_moves(pos);
+    ASSERT_EQ(ranked.size(), 21u);
+    EXPECT_EQ(ranked.front().first, best->move);
+    for (size_t i = 1; i < ranked.size(); ++i) {
+        const auto& [a, va] = ranked[i - 1];
+        const auto& [b, vb] = ranked[i];
+        EXPECT_TRUE(better(va, vb) || (va == vb && to_uci(a) < to_uci(b))) << to_uci(a) << " " << to_uci(b);
+    }
     EXPECT_EQ(describe_long(18), "loss in 18 plies (mated in 9)");
     EXPECT_EQ(describe_long(0), "checkmated");
     EXPECT_EQ(describe_long(DTM_DRAW), "draw");

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "probe_test_tables.hpp"
+#include "store/block_cache.hpp"
 #include "store_test_util.hpp"
 
 using namespace retro;
@@ -63,4 +64,24 @@ TEST(ProbeTablebase, FindReadsAWholeTableWithoutStallingOthers) {
     ASSERT_GT(read_seconds, 0.1) << "the read was too quick to tell";
     EXPECT_LT(longest, read_seconds / 4) << "a find of a loaded table waited " << longest
                                          << " s for the read of another (" << read_seconds << " s)";
+}
+
+TEST(ProbeTablebase, OpenDirectoryRefusesWhatIsNoDirectory) {
+    ScratchDir dir("tablebase-open");
+    const auto tables = Tablebase::open_directory(dir.path, size_t(1) << 20);
+    EXPECT_EQ(tables->directory(), dir.path);
+    EXPECT_EQ(tables->cache().capacity_bytes(), size_t(1) << 20);
+    try {
+        Tablebase::open_directory(dir.path / "missing");
+        ADD_FAILURE() << "a missing directory opened";
+    } catch (const ProbeError& e) {
+        EXPECT_EQ(std::string(e.what()), "no such directory: " + (dir.path / "missing").string()) << e.what();
+    }
+    write_bytes(dir.path / "file", "x");
+    try {
+        Tablebase::open_directory(dir.path / "file");
+        ADD_FAILURE() << "a file opened as a directory";
+    } catch (const ProbeError& e) {
+        EXPECT_EQ(std::string(e.what()), "not a directory: " + (dir.path / "file").string()) << e.what();
+    }
 }

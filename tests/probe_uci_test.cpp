@@ -4,6 +4,7 @@
 
 #include "probe/uci_engine.hpp"
 #include "probe_test_tables.hpp"
+#include "store_test_util.hpp"
 
 using namespace retro;
 
@@ -93,4 +94,49 @@ TEST(ProbeUci, OddInputNeverCrashes) {
 TEST(ProbeUci, EndOfInputWithoutQuit) {
     const std::string out = session("position fen 8/8/8/4k3/8/8/8/4K2Q w - - 0 1\ngo infinite\n");
     EXPECT_TRUE(contains(out, "bestmove h1c6\n")) << out;
+}
+
+TEST(ProbeUci, TablebaseOptions) {
+    const std::string listed = session("uci\n", Tablebase());
+    EXPECT_TRUE(contains(listed, "option name TablebasePath type string default <empty>\n")) << listed;
+    EXPECT_TRUE(contains(listed, "option name TablebaseCache type spin default 64 min 1 max 65536\n"))
+        << listed;
+    EXPECT_LT(listed.find("option name"), listed.find("uciok"));
+
+    // KQvK in a directory whose name has a space, as GUIs send any path.
+    store_test::ScratchDir scratch("uci-options");
+    const auto dir = scratch.path / "my tables";
+    std::filesystem::create_directories(dir);
+    const Material kqk = Material::parse("KQvK");
+    write_table(*retro::testing::three_man_tables().find(kqk), table_path(dir, kqk));
+    const std::string go = "position fen 8/8/8/4k3/8/8/8/4K2Q w - - 0 1\ngo\n";
+    const std::string out = session(
+        go + "setoption name TablebasePath value " + dir.string() + "\n" + go +
+            "setoption name tablebasepath value " + (dir / "missing").string() + "\n" + go +
+            "setoption name TablebaseCache value 0\n" + "setoption name TablebaseCache value 8\n" + go +
+            "setoption name TablebasePath value <empty>\n" + go + "setoption name Hash value 16\nsetoption\n",
+        Tablebase());
+    // Missing before, found after; a bad directory or cache size keeps the tables, and says why.
+    const size_t opened =
+        out.find("info string tables: 1 table files in " + dir.string() + ", 64 MiB cache\n");
+    ASSERT_NE(opened, std::string::npos) << out;
+    EXPECT_LT(out.find("info string position not in tables: no table for KQvK\n"), opened) << out;
+    const std::string found = "info string tablebase: win in 13 plies (mate in 7)\nbestmove h1c6\n";
+    const size_t bad_dir =
+        out.find("info string tables not changed: no such directory: " + (dir / "missing").string());
+    ASSERT_NE(bad_dir, std::string::npos) << out;
+    EXPECT_LT(out.find(found, opened), bad_dir) << out;
+    const size_t bad_cache = out.find("info string TablebaseCache takes MiB from 1 to 65536, not '0'\n");
+    ASSERT_NE(bad_cache, std::string::npos) << out;
+    EXPECT_LT(out.find(found, bad_dir), bad_cache) << out;
+    const size_t cache = out.find("info string tables: 1 table files in " + dir.string() + ", 8 MiB cache\n");
+    ASSERT_NE(cache, std::string::npos) << out;
+    EXPECT_NE(out.find(found, cache), std::string::npos) << out;
+    // <empty>: no tables at all.
+    const size_t none = out.find("info string tables: 0 table files in <empty>, 8 MiB cache\n");
+    ASSERT_NE(none, std::string::npos) << out;
+    EXPECT_NE(out.find("info string position not in tables: no table for KQvK\n", none), std::string::npos)
+        << out;
+    EXPECT_TRUE(contains(out, "info string unknown option: Hash\n")) << out;
+    EXPECT_TRUE(contains(out, "info string 'setoption' needs 'name <id> [value <x>]'\n")) << out;
 }

@@ -1,11 +1,13 @@
 // The block reader: LRU block cache, probes from many threads through a small cache, sides that need
-// no bits at all.
+// no bits at all, codes beyond the dictionary.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <thread>
 
 #include "store/block_cache.hpp"
+#include "store/codec.hpp"
+#include "store/format.hpp"
 #include "store/table_reader.hpp"
 #include "store_test_util.hpp"
 
@@ -96,4 +98,43 @@ TEST(StoreReader, SidesWithOneValueNeedNoBits) {
     EXPECT_LT(std::filesystem::file_size(path), 400u);
     const auto back = read_table(path);
     EXPECT_TRUE(*back == *table);
+}
+
+// A block whose checksum is right but whose codes are not (what a faulty writer would leave): the
+// reader names the first code beyond the dictionary, wherever it stands in the block.
+TEST(StoreReader, CodeBeyondTheDictionary) {
+    const Material kqk = Material::parse("KQvK");
+    format::Header h;
+    h.codec = Codec::Zstd;
+    h.material = kqk;
+    h.entries_per_side = IndexScheme(kqk).size();
+    h.block_entries = 1 << 15;  // one block per side
+    h.block_count = 2;
+    for (auto& side : h.sides) side = {8, {1, 3}};
+    for (const size_t bad : {size_t(0), size_t(12345), size_t(h.entries_per_side - 1)}) {
+        std::vector<uint8_t> codes(h.entries_per_side, 1);
+        codes[bad] = 7;
+        const std::vector<uint8_t> good(h.entries_per_side, 0);
+        const std::vector<std::vector<uint8_t>> stored = {
+            compress(Codec::Zstd, 3, codes.data(), codes.size()),
+            compress(Codec::Zstd, 3, good.data(), good.size())};
+        h.offsets = {0, 0, 0};
+        h.block_crc.clear();
+        h.offsets[0] = h.header_bytes();
+        for (int b = 0; b < 2; ++b) {
+            h.offsets[b + 1] = h.offsets[b] + stored[b].size();
+            h.block_crc.push_back(crc32_of(stored[b].data(), stored[b].size()));
+        }
+        std::vector<uint8_t> file = format::serialize(h);
+        for (const auto& s : stored) file.insert(file.end(), s.begin(), s.end());
+        const TableReader reader(std::string(file.begin(), file.end()), "", format::Metric::Dtm);
+        EXPECT_EQ(reader.value(BLACK, bad), 1);
+        try {
+            reader.value(WHITE, bad == 0 ? 1 : 0);
+            ADD_FAILURE() << "a code beyond the dictionary was read";
+        } catch (const StoreError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "<memory>: block 0 of 2: code 7 beyond the dictionary of 2 values (corrupted file)");
+        }
+    }
 }

@@ -18,6 +18,7 @@
 #include "solve/checkpoint.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
+#include "store/table_reader.hpp"
 
 using namespace retro;
 namespace fs = std::filesystem;
@@ -195,16 +196,23 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     EXPECT_EQ(files(xz, ".rtw"), (std::set<std::string>{"KRvK.rtw"}));
     const auto dtm = read_table(xz / "KRvK.rtb");
     const auto wdl = read_wdl(xz / "KRvK.rtw");
-    uint64_t legal = 0;
-    for (Color side : {WHITE, BLACK})
-        for (uint64_t i = 0; i < dtm->scheme.size(); ++i) {
-            Position pos;
-            if (!dtm->scheme.decode(i, pos)) continue;
-            pos.set_side_to_move(side);
-            if (!pos.illegality().empty()) continue;
-            ++legal;
-            ASSERT_EQ(wdl->value(side, i), wdl_of(dtm->value(side, i))) << pos.fen();
-        }
+    // Calls check(side, index, position) for each legal entry of KRvK; returns their number.
+    const auto each_legal = [&](const auto& check) {
+        uint64_t legal = 0;
+        for (Color side : {WHITE, BLACK})
+            for (uint64_t i = 0; i < dtm->scheme.size(); ++i) {
+                Position pos;
+                if (!dtm->scheme.decode(i, pos)) continue;
+                pos.set_side_to_move(side);
+                if (!pos.illegality().empty()) continue;
+                ++legal;
+                check(side, i, pos);
+            }
+        return legal;
+    };
+    const uint64_t legal = each_legal([&](Color side, uint64_t i, const Position& pos) {
+        ASSERT_EQ(wdl->value(side, i), wdl_of(dtm->value(side, i))) << pos.fen();
+    });
     EXPECT_EQ(legal, 21959u + 28056u);  // KRvK legal entries, white and black to move (tbindex)
 
     ASSERT_EQ(tbgen("KRvK --codec zstd -q -o " + zstd.string()).status, 0);
@@ -218,6 +226,19 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     const auto too_high = tbgen("KRvK --codec zstd --level 23 -o " + fast.string());
     EXPECT_EQ(too_high.status, 1);
     EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22"), std::string::npos) << too_high.err;
+
+    // Smaller blocks: the same values (holes take each block's most common value, so they differ).
+    const fs::path small = dir_ / "small-blocks";
+    ASSERT_EQ(tbgen("KRvK --codec zstd --block-entries 4096 -q -o " + small.string()).status, 0);
+    const auto small_blocks = read_table(small / "KRvK.rtb");
+    each_legal([&](Color side, uint64_t i, const Position& pos) {
+        ASSERT_EQ(small_blocks->value(side, i), dtm->value(side, i)) << pos.fen();
+    });
+    EXPECT_EQ(TableReader(small / "KRvK.rtb", format::Metric::Dtm).header().block_entries, 4096u);
+    const auto odd = tbgen("KRvK --block-entries 5000 -o " + small.string());
+    EXPECT_EQ(odd.status, 1);
+    EXPECT_NE(odd.err.find("--block-entries takes a power of two from 1024 to 16777216"), std::string::npos)
+        << odd.err;
 }
 
 // A full disk while a table is solved (a file size limit stands in for it: writes fail with EFBIG;

@@ -19,17 +19,9 @@ int mate_in_moves(Dtm v) {
 }
 
 std::optional<ScoredMove> best_move(const Tablebase& tables, const Position& pos) {
-    const auto ranked = tables.rank_moves(pos);
+    const auto ranked = tables.rank_moves(pos);  // equally good moves in UCI order
     if (ranked.empty()) return std::nullopt;
-    const int top = preference(ranked.front().second);
-    ScoredMove best{ranked.front().first, ranked.front().second};
-    std::string best_uci = to_uci(best.move);
-    for (size_t i = 1; i < ranked.size() && preference(ranked[i].second) == top; ++i)
-        if (std::string uci = to_uci(ranked[i].first); uci < best_uci) {
-            best = {ranked[i].first, ranked[i].second};
-            best_uci = std::move(uci);
-        }
-    return best;
+    return ScoredMove{ranked.front().first, ranked.front().second};
 }
 
 Line line_to_mate(const Tablebase& tables, const Position& pos) {

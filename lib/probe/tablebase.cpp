@@ -43,6 +43,15 @@ Tablebase::Tablebase(std::filesystem::path dir, size_t cache_bytes)
 
 Tablebase::~Tablebase() = default;
 
+std::unique_ptr<Tablebase> Tablebase::open_directory(const std::filesystem::path& dir, size_t cache_bytes) {
+    std::error_code error;
+    const auto status = std::filesystem::status(dir, error);
+    if (!std::filesystem::is_directory(status))
+        throw ProbeError((std::filesystem::exists(status) ? "not a directory: " : "no such directory: ") +
+                         dir.string());
+    return std::make_unique<Tablebase>(dir, cache_bytes);
+}
+
 void Tablebase::add(std::shared_ptr<const Table> table) {
     std::lock_guard lock(mutex_);
     auto& entry = tables_[table->material()];
@@ -129,8 +138,8 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     const int men = popcount(pos.occupied());
     if (men == 2) return DTM_DRAW;
     if (men > MAX_MEN)
-        throw ProbeError("the position has " + std::to_string(men) + " men; tables hold at most " +
-                         std::to_string(MAX_MEN));
+        throw TooManyMenError("the position has " + std::to_string(men) + " men; tables hold at most " +
+                              std::to_string(MAX_MEN));
     // Fast path: a table or file already open, found without a lock.
     const uint64_t key = material_key(pos);
     for (const bool flip : {false, true})
@@ -148,8 +157,8 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     }
     const auto reader = open(canonical);
     if (!reader)
-        throw ProbeError("no table for " + canonical.name() +
-                         (dir_.empty() ? std::string() : " in " + dir_.string()));
+        throw MissingTableError("no table for " + canonical.name() +
+                                (dir_.empty() ? std::string() : " in " + dir_.string()));
     return reader->value(pos);
 }
 
@@ -176,10 +185,18 @@ Dtm Tablebase::probe(const Position& pos) const {
 std::vector<std::pair<Move, Dtm>> Tablebase::rank_moves(const Position& pos) const {
     MoveList moves;
     generate_legal_moves(pos, moves);
+    struct Ranked {
+        Move move;
+        Dtm value;
+        std::string uci;
+    };
+    std::vector<Ranked> all;
+    for (const Move& m : moves) all.push_back({m, value_through(probe(make_move(pos, m))), to_uci(m)});
+    std::sort(all.begin(), all.end(), [](const Ranked& a, const Ranked& b) {
+        return better(a.value, b.value) || (!better(b.value, a.value) && a.uci < b.uci);
+    });
     std::vector<std::pair<Move, Dtm>> ranked;
-    for (const Move& m : moves) ranked.emplace_back(m, value_through(probe(make_move(pos, m))));
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto& a, const auto& b) { return better(a.second, b.second); });
+    for (const Ranked& r : all) ranked.emplace_back(r.move, r.value);
     return ranked;
 }
 

@@ -24,6 +24,13 @@ class TableReader;
 class ProbeError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+// The kinds of ProbeError an interface tells apart (an HTTP 404, a C error code).
+class MissingTableError : public ProbeError {
+    using ProbeError::ProbeError;
+};
+class TooManyMenError : public ProbeError {
+    using ProbeError::ProbeError;
+};
 
 // Tables come from add() (whole, in memory) or from the directory's files. A file is read whole only
 // by find() (the solver's sub-tables); probe() opens it with a TableReader that decompresses one
@@ -33,6 +40,13 @@ public:
     // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp).
     explicit Tablebase(std::filesystem::path dir = {}, size_t cache_bytes = size_t(64) << 20);
     ~Tablebase();
+    // The same for a directory given by a user: throws ProbeError when dir is not a directory, since
+    // a mistyped path would otherwise only show as "no table" at every probe.
+    static std::unique_ptr<Tablebase> open_directory(const std::filesystem::path& dir,
+                                                     size_t cache_bytes = size_t(64) << 20);
+
+    // The directory of the table files (empty for tables given by add() only).
+    const std::filesystem::path& directory() const { return dir_; }
 
     void add(std::shared_ptr<const Table> table);
     // The whole table of this material or its colour swap, read from the directory on first use
@@ -41,11 +55,13 @@ public:
     // file.
     std::shared_ptr<const Table> find(const Material& m) const override;
 
-    // Value of a legal position for its side to move. Bare kings are a draw. Throws ProbeError
-    // when the position's table is missing or it has more than MAX_MEN men, and StoreError when its
-    // file is corrupted (the header when first opened, a block when first needed).
+    // Value of a legal position for its side to move. Bare kings are a draw. Throws
+    // MissingTableError when the position's table is missing, TooManyMenError when it has more than
+    // MAX_MEN men, and StoreError when its file is corrupted (the header when first opened, a block
+    // when first needed).
     Dtm probe(const Position& pos) const;
-    // Value of each legal move for the mover, best first. Throws ProbeError like probe().
+    // Value of each legal move for the mover, best first; equally good moves in UCI order ("a1a2"
+    // before "b1b2"), so the order never depends on move generation. Throws like probe().
     std::vector<std::pair<Move, Dtm>> rank_moves(const Position& pos) const;
 
     // The block cache of the directory's files (for statistics, or to clear it in benchmarks).

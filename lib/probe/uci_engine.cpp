@@ -1,6 +1,8 @@
 #include "probe/uci_engine.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <istream>
 #include <ostream>
 #include <vector>
@@ -9,12 +11,14 @@
 #include "probe/game.hpp"
 #include "probe/line.hpp"
 #include "probe/notation.hpp"
+#include "store/block_cache.hpp"
 
 namespace retro {
 
 namespace {
 
 constexpr const char* START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+constexpr size_t MAX_CACHE_MIB = 65536;
 
 std::vector<std::string> split(std::string_view s) {
     std::vector<std::string> out;
@@ -76,7 +80,23 @@ std::string usable_castling(const Position& pos, const std::string& rights) {
     return out;
 }
 
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
 }  // namespace
+
+UciEngine::UciEngine(const Tablebase& tables, std::ostream& out)
+    : tables_(&tables), cache_mib_(std::max<size_t>(1, tables.cache().capacity_bytes() >> 20)), out_(out) {}
+
+UciEngine::~UciEngine() = default;
 
 void UciEngine::run(std::istream& in) {
     std::string line;
@@ -93,8 +113,13 @@ bool UciEngine::handle(std::string_view line) {
         const size_t at = line.find(cmd) + cmd.size();
         const std::string_view args = line.substr(at);
         if (cmd == "uci") {
+            const std::string dir = tables_->directory().string();
             out_ << "id name retrograde tbprobe\n"
                  << "id author the retrograde authors\n"
+                 << "option name TablebasePath type string default " << (dir.empty() ? "<empty>" : dir)
+                 << "\n"
+                 << "option name TablebaseCache type spin default " << cache_mib_ << " min 1 max "
+                 << MAX_CACHE_MIB << "\n"
                  << "uciok\n";
         } else if (cmd == "isready") {
             out_ << "readyok\n";
@@ -112,8 +137,10 @@ bool UciEngine::handle(std::string_view line) {
             if (pending_bestmove_) send_bestmove();
             out_.flush();
             return false;
-        } else if (cmd == "setoption" || cmd == "debug" || cmd == "register") {
-            // No options; nothing to register.
+        } else if (cmd == "setoption") {
+            set_option(args);
+        } else if (cmd == "debug" || cmd == "register") {
+            // Nothing to debug or register.
         } else if (cmd == "d") {
             if (position_)
                 out_ << board_diagram(*position_) << "Fen: " << position_->fen() << "\n";
@@ -212,11 +239,11 @@ void UciEngine::go(std::string_view args) {
             from_tables = true;
         } else if (reason.empty()) {
             try {
-                const Dtm value = tables_.probe(pos);
-                const auto chosen = best_move(tables_, pos);
+                const Dtm value = tables_->probe(pos);
+                const auto chosen = best_move(*tables_, pos);
                 std::vector<Move> pv{chosen->move};
                 if (!is_draw(value)) {
-                    const Line line = line_to_mate(tables_, pos);
+                    const Line line = line_to_mate(*tables_, pos);
                     if (!line.moves.empty()) pv = line.moves;
                     out_ << "info depth " << pv.size() << " score mate " << mate_in_moves(value);
                 } else {
@@ -238,6 +265,57 @@ void UciEngine::go(std::string_view args) {
     }
     pending_bestmove_ = best;
     if (!wait) send_bestmove();
+}
+
+// "setoption name <id> [value <x>]": the name may have spaces and is not case sensitive; the value
+// is the rest of the line (a path may have spaces too).
+void UciEngine::set_option(std::string_view args) {
+    const auto tokens = split(args);
+    if (tokens.empty() || tokens[0] != "name") {
+        out_ << "info string 'setoption' needs 'name <id> [value <x>]'\n";
+        return;
+    }
+    std::string name;
+    size_t i = 1;
+    for (; i < tokens.size() && tokens[i] != "value"; ++i) name += (name.empty() ? "" : " ") + tokens[i];
+    std::string value;
+    if (i < tokens.size()) {
+        const size_t at = args.find(" value") + 6;  // "value" as a word after the name
+        value = std::string(trimmed(args.substr(at)));
+    }
+    if (lower(name) == "tablebasepath") {
+        open_tables(value == "<empty>" ? std::string() : value, cache_mib_);
+    } else if (lower(name) == "tablebasecache") {
+        size_t mib = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), mib);
+        if (error != std::errc() || end != value.data() + value.size() || mib < 1 || mib > MAX_CACHE_MIB) {
+            out_ << "info string TablebaseCache takes MiB from 1 to " << MAX_CACHE_MIB << ", not '" << value
+                 << "'\n";
+            return;
+        }
+        cache_mib_ = mib;
+        // The cache belongs to the tables: open the same directory again with the new budget.
+        if (!tables_->directory().empty()) open_tables(tables_->directory().string(), mib);
+    } else {
+        out_ << "info string unknown option: " << name << "\n";
+    }
+}
+
+void UciEngine::open_tables(const std::string& dir, size_t cache_mib) {
+    try {
+        opened_ =
+            dir.empty() ? std::make_unique<Tablebase>() : Tablebase::open_directory(dir, cache_mib << 20);
+    } catch (const ProbeError& e) {
+        out_ << "info string tables not changed: " << e.what() << "\n";
+        return;
+    }
+    tables_ = opened_.get();
+    int files = 0;
+    if (!dir.empty())
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+            files += entry.path().extension() == ".rtb";
+    out_ << "info string tables: " << files << " table files in " << (dir.empty() ? "<empty>" : dir) << ", "
+         << cache_mib << " MiB cache\n";
 }
 
 void UciEngine::send_bestmove() {

@@ -30,7 +30,7 @@ public:
         const Material canonical = m.canonical();
         for (const auto& t : subtables_)
             if (t && t->material() == canonical) return probe_table(*t, pos);
-        throw ProbeError("no table for " + canonical.name());
+        throw MissingTableError("no table for " + canonical.name());
     }
 
     // The minimax value of a position from the values of its successors.
