@@ -1,5 +1,7 @@
 #include "probe/line.hpp"
 
+#include <algorithm>
+
 #include "chess/movegen.hpp"
 
 namespace retro {
@@ -18,18 +20,27 @@ int mate_in_moves(Dtm v) {
     return is_win(v) ? (v + 1) / 2 : -(v / 2);
 }
 
+std::vector<ScoredMove> ranked_moves(const Tablebase& tables, const Position& pos) {
+    struct Ranked {
+        ScoredMove scored;
+        std::string uci;
+    };
+    std::vector<Ranked> ranked;
+    for (const auto& [move, value] : tables.rank_moves(pos)) ranked.push_back({{move, value}, to_uci(move)});
+    std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        const int pa = preference(a.scored.value), pb = preference(b.scored.value);
+        return pa != pb ? pa > pb : a.uci < b.uci;
+    });
+    std::vector<ScoredMove> out;
+    out.reserve(ranked.size());
+    for (const Ranked& r : ranked) out.push_back(r.scored);
+    return out;
+}
+
 std::optional<ScoredMove> best_move(const Tablebase& tables, const Position& pos) {
-    const auto ranked = tables.rank_moves(pos);
+    const auto ranked = ranked_moves(tables, pos);
     if (ranked.empty()) return std::nullopt;
-    const int top = preference(ranked.front().second);
-    ScoredMove best{ranked.front().first, ranked.front().second};
-    std::string best_uci = to_uci(best.move);
-    for (size_t i = 1; i < ranked.size() && preference(ranked[i].second) == top; ++i)
-        if (std::string uci = to_uci(ranked[i].first); uci < best_uci) {
-            best = {ranked[i].first, ranked[i].second};
-            best_uci = std::move(uci);
-        }
-    return best;
+    return ranked.front();
 }
 
 Line line_to_mate(const Tablebase& tables, const Position& pos) {
