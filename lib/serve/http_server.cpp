@@ -157,9 +157,20 @@ private:
         read_header();
     }
 
+    // Closes our side, then reads and drops what the client still sends until it closes too (or the
+    // timeout): closing a socket with unread data resets the connection, and a reset can destroy
+    // the reply (an error status sent before reading the whole request) before the client reads it.
     void shut_down() {
         error_code ignored;
         stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.expires_after(server_.options.timeout);
+        discard();
+    }
+    void discard() {
+        buffer_.clear();
+        stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, size_t) {
+            if (!ec) self->discard();
+        });
     }
     void close() { stream_.close(); }
 
