@@ -220,7 +220,7 @@ TEST(ProbeLine, BestMoveTiesAreBrokenByUciOrder) {
 }
 
 TEST(ProbeLine, RankedMovesBestFirstTiesInUciOrder) {
-    const Tablebase& tables = kqkr_tables();
+    const Tablebase& tables = three_man_tables();
     // KQvK, white to move: wins, quickest first, then the draws of the queen moves that hang her.
     const Position pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
     const auto ranked = ranked_moves(tables, pos);

@@ -14,12 +14,12 @@ using namespace retro;
 
 namespace {
 
-ApiReply get(const std::string& target, const Tablebase& tables = retro::testing::kqkr_tables()) {
+ApiReply get(const std::string& target, const Tablebase& tables = retro::testing::three_man_tables()) {
     return handle_request(tables, {"GET", target, ""});
 }
 
 ApiReply post_batch(const std::string& body, const ApiLimits& limits = {}) {
-    return handle_request(retro::testing::kqkr_tables(), {"POST", "/standard/batch", body}, limits);
+    return handle_request(retro::testing::three_man_tables(), {"POST", "/standard/batch", body}, limits);
 }
 
 // The query string of a FEN, spaces as %20.
@@ -57,7 +57,7 @@ TEST(ServeApi, KQvKWinIn13BestMoveFirstInLichessConvention) {
         R"(,"moves":[{"uci":"h1c6","san":"Qc6","zeroing":false,"category":"loss","dtm":-12,)" + NO_DTZ + "," +
         NOT_OVER + "}";
     EXPECT_EQ(r.body.substr(0, start.size()), start) << r.body.substr(0, 400);
-    const auto ranked = ranked_moves(retro::testing::kqkr_tables(), Position::from_fen(fen));
+    const auto ranked = ranked_moves(retro::testing::three_man_tables(), Position::from_fen(fen));
     EXPECT_EQ(count(r.body, R"("uci":)"), ranked.size());
     // Queen moves next to the king hang her: draws, after every win. Underscores stand for spaces.
     EXPECT_NE(r.body.find(R"({"uci":"h1e4","san":"Qe4+","zeroing":false,"category":"draw","dtm":0,)"),

@@ -124,10 +124,10 @@ private:
         JsonWriter body;
         write_error(body, reason);
         reply.body = body.take();
-        send(reply, 11, false, false);
+        send(std::move(reply), 11, false, false);
     }
 
-    void send(const ApiReply& reply, unsigned version, bool keep_alive, bool head) {
+    void send(ApiReply reply, unsigned version, bool keep_alive, bool head) {
         response_ = {};
         response_.version(version);
         response_.result(unsigned(reply.status));
@@ -137,8 +137,8 @@ private:
         for (const auto& [name, value] : reply.headers) response_.set(name, value);
         response_.keep_alive(keep_alive);
         response_.content_length(reply.body.size());
-        if (!head) response_.body() = reply.body;
         body_size_ = reply.body.size();
+        if (!head) response_.body() = std::move(reply.body);
         stream_.expires_after(server_.options.timeout);
         http::async_write(stream_, response_,
                           [self = shared_from_this()](error_code ec, size_t) { self->on_written(ec); });
