@@ -7,6 +7,7 @@ PACKAGES=(
     libtbb-dev libboost-program-options-dev libboost-iostreams-dev
     libgtest-dev libbenchmark-dev
     libzstd-dev liblzma-dev zlib1g-dev
+    pybind11-dev python3-dev
     libboost-dev python3 curl wrk chromium chromium-driver
 )
 
