@@ -19,14 +19,6 @@ namespace {
 
 constexpr int EXIT_DIFFERENT = 1, EXIT_USAGE = 2;
 
-// The materials of the DTM table files (*.rtb) in dir.
-std::set<std::string> table_names(const fs::path& dir) {
-    std::set<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.is_regular_file() && e.path().extension() == ".rtb") names.insert(e.path().stem().string());
-    return names;
-}
-
 struct Tally {
     int identical = 0, different = 0, missing = 0, unreadable = 0;
     bool all_identical() const { return different + missing + unreadable == 0; }
@@ -111,8 +103,8 @@ int main(int argc, char** argv) {
         for (size_t i = 2; i < line.arguments.size(); ++i)
             names.insert(Material::parse(line.arguments[i]).canonical().name());
         if (names.empty()) {
-            names = table_names(dir_a);
-            names.merge(table_names(dir_b));
+            names = table_file_names(dir_a);
+            names.merge(table_file_names(dir_b));
         }
     } catch (const std::exception& e) {  // a bad material name, an unreadable directory
         std::cerr << "tbdiff: " << e.what() << "\n";

@@ -20,9 +20,10 @@ case "$kind" in
     tsan)
         flags=(-DRETRO_SANITIZE_THREAD=ON)
         # The threaded code: solving on 1-3 threads, checkpoints, jobs, tbgen, the block cache, the
-        # annotated loops themselves (Parallel*), and the C API probed from several threads.
+        # annotated loops themselves (Parallel*), the C API probed from several threads, and the HTTP
+        # server's threads, in-process (ServeHttp*).
         # Under TSan Determinism.KQvKR takes 4 min and KPvKP over 10: KRvK stands for them.
-        tests=(-R '^(Determinism\.KRvK|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes)')
+        tests=(-R '^(Determinism\.KRvK|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes|ServeHttp)')
         # libtbb.so is not instrumented: lib/parallel/tsan.hpp declares its hand-offs to our code, and
         # scripts/tsan.supp suppresses the reports on TBB's own inlined bookkeeping.
         export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/scripts/tsan.supp"

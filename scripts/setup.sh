@@ -7,7 +7,9 @@ PACKAGES=(
     libtbb-dev libboost-program-options-dev libboost-iostreams-dev
     libgtest-dev libbenchmark-dev
     libzstd-dev liblzma-dev zlib1g-dev
+    pybind11-dev python3-dev
     gcc pkg-config
+    libboost-dev python3 curl wrk chromium chromium-driver
 )
 
 missing=()

@@ -140,6 +140,39 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     expect_same_files(dir);
 }
 
+TEST_F(JobsRunner, StatusFollowsEveryLineOfTheTablesBuilt) {
+    const fs::path dir = base_ / "status";
+    fs::create_directories(dir);
+    fs::copy_file(table_path(reference(), Material::parse("KBvK")), table_path(dir, Material::parse("KBvK")));
+    std::vector<JobStatus> seen;
+    std::vector<std::string> lines;
+    JobOptions options;
+    options.report = [&](const std::string& line) { lines.push_back(line); };
+    options.solver_line = [&](const std::string& line) { lines.push_back(line); };
+    options.status = [&](const JobStatus& s) { seen.push_back(s); };
+    const JobResult r = run_job(make_plan(KPK, dir), options);
+    ASSERT_EQ(r.built.size(), 4u);  // KBvK was there already
+    ASSERT_EQ(seen.size(), lines.size());
+    int table = 1;
+    double fraction = 0;
+    for (size_t i = 0; i < seen.size(); ++i) {
+        const JobStatus& s = seen[i];
+        EXPECT_EQ(s.message, lines[i]);
+        EXPECT_EQ(s.tables, 4);
+        ASSERT_TRUE(s.table == table || s.table == table + 1) << s.message;
+        table = s.table;
+        EXPECT_EQ(s.material, r.built[size_t(table - 1)].material) << s.message;
+        EXPECT_GE(s.fraction, fraction) << s.message;
+        fraction = s.fraction;
+    }
+    EXPECT_EQ(seen.front().message.rfind("[1/4] KNvK: solving", 0), 0u) << seen.front().message;
+    EXPECT_EQ(seen.front().fraction, 0);
+    EXPECT_EQ(seen.back().table, 4);
+    EXPECT_EQ(seen.back().material.name(), "KPvK");
+    EXPECT_EQ(seen.back().fraction, 1);
+    EXPECT_EQ(seen.back().message.rfind("KPvK: done", 0), 0u) << seen.back().message;
+}
+
 TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     // The solver alone, checkpointing after every ply (checkpoint_seconds = 0), stopped and resumed.
     const Tablebase tables;  // KRvK needs no sub-table

@@ -228,3 +228,26 @@ TEST(ProbeLine, BestMoveTiesAreBrokenByUciOrder) {
     EXPECT_EQ(describe_long(DTM_DRAW), "draw");
     EXPECT_EQ(describe_long(1), "win in 1 ply (mate in 1)");
 }
+
+TEST(ProbeLine, RankedMovesBestFirstTiesInUciOrder) {
+    const Tablebase& tables = three_man_tables();
+    // KQvK, white to move: wins, quickest first, then the draws of the queen moves that hang her.
+    const Position pos = Position::from_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
+    const auto ranked = ranked_moves(tables, pos);
+    ASSERT_EQ(ranked.size(), tables.rank_moves(pos).size());
+    EXPECT_EQ(to_uci(ranked.front().move), "h1c6");
+    EXPECT_EQ(ranked.front().value, 13);
+    for (size_t i = 1; i < ranked.size(); ++i) {
+        const int before = preference(ranked[i - 1].value), now = preference(ranked[i].value);
+        EXPECT_GE(before, now) << i;
+        if (before == now) {
+            EXPECT_LT(to_uci(ranked[i - 1].move), to_uci(ranked[i].move)) << i;
+        }
+    }
+    const Position krk = Position::from_fen("8/8/8/3k4/8/8/2r5/K7 w - - 0 1");
+    const auto losing = ranked_moves(tables, krk);
+    ASSERT_FALSE(losing.empty());
+    for (const ScoredMove& m : losing) EXPECT_TRUE(is_loss(m.value)) << to_uci(m.move);
+    EXPECT_EQ(best_move(tables, krk)->move, losing.front().move);
+    EXPECT_TRUE(ranked_moves(tables, Position::from_fen("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")).empty());
+}

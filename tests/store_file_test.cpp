@@ -234,3 +234,12 @@ TEST(StoreFile, BadWriteOptionsAreRefused) {
     EXPECT_THROW(write_table(*table, dir.path / "KQvK.rtb", o), StoreError);
     EXPECT_TRUE(fs::is_empty(dir.path));
 }
+
+TEST(StoreFile, TableFileNamesListsOnlyDtmTables) {
+    ScratchDir dir("names");
+    for (const char* name : {"KQvKR.rtb", "KQvK.rtb", "KQvK.rtw", "notes.txt", "KRvK.rtb.tmp"})
+        write_bytes(dir.path / name, "x");
+    fs::create_directories(dir.path / "KPvK.rtb");  // a directory, not a table
+    EXPECT_EQ(table_file_names(dir.path), (std::set<std::string>{"KQvK", "KQvKR"}));
+    EXPECT_THROW(table_file_names(dir.path / "missing"), fs::filesystem_error);
+}

@@ -34,13 +34,22 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
     const auto job_start = std::chrono::steady_clock::now();
-    auto report = [&](const std::string& s) {
-        if (options.report) options.report(s);
-    };
     std::vector<std::pair<Material, uint64_t>> work;
     for (const auto& t : plan.tables)
         if (!t.complete) work.emplace_back(t.material, 2 * t.entries);
     JobProgress progress(work);
+    JobStatus status;
+    status.tables = int(work.size());
+    auto tell_status = [&](const std::string& s) {
+        if (!options.status) return;
+        status.fraction = progress.job_fraction();
+        status.message = s;
+        options.status(status);
+    };
+    auto report = [&](const std::string& s) {
+        if (options.report) options.report(s);
+        tell_status(s);
+    };
     const auto times_path = plan.dir / "tbgen.times";
     {
         std::ifstream times(times_path);
@@ -77,6 +86,8 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             break;
         }
         ++position;
+        status.material = m;
+        status.table = position;
         remove_if_present(checkpoint.string() + ".tmp", options.note);
 
         std::string start("[");
@@ -91,7 +102,9 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         progress.table_started();
         Tablebase tables(plan.dir);  // loads the direct sub-tables only, and frees them afterwards
         LineStream solver_lines([&](const std::string& line) {
-            if (options.solver_line) options.solver_line(line + "  | " + progress.status());
+            const std::string with_progress = line + "  | " + progress.status();
+            if (options.solver_line) options.solver_line(with_progress);
+            tell_status(with_progress);
         });
         SolveOptions solve_options;
         solve_options.progress = &solver_lines;

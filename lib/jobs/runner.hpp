@@ -17,6 +17,15 @@
 
 namespace retro {
 
+// Where a job stands, for interfaces that draw progress themselves (a bar, a notebook widget).
+struct JobStatus {
+    Material material;    // the table being built
+    int table = 0;        // its place among the tables to build, from 1
+    int tables = 0;       // how many tables the job builds (complete ones are skipped, not counted)
+    double fraction = 0;  // of the job's index entries in the tables finished so far, 0..1
+    std::string message;  // the report or solver line this status comes with
+};
+
 struct JobOptions {
     double checkpoint_seconds = 300;          // at most this long between checkpoints of a table
     const std::atomic<bool>* stop = nullptr;  // when set: checkpoint at the next ply and stop
@@ -29,6 +38,8 @@ struct JobOptions {
     std::function<void(const std::string&)> note;
     // The solver's per-ply lines, each followed by the table's and the job's progress.
     std::function<void(const std::string&)> solver_line;
+    // With every report and solver line of a table being built, on the job's thread.
+    std::function<void(const JobStatus&)> status;
 };
 
 struct BuiltTable {

@@ -20,15 +20,6 @@ Bitboard light_squares() {
     return b;
 }
 
-bool insufficient_material(const Position& pos) {
-    if (pos.pieces(PAWN) | pos.pieces(QUEEN) | pos.pieces(ROOK)) return false;
-    const Bitboard minors = pos.pieces(BISHOP) | pos.pieces(KNIGHT);
-    if (popcount(minors) <= 1) return true;
-    if (pos.pieces(KNIGHT)) return false;
-    const Bitboard bishops = pos.pieces(BISHOP), light = light_squares();
-    return (bishops & light) == 0 || (bishops & ~light) == 0;
-}
-
 // The same position without an en passant square that no capture can use, so that positions
 // compare equal exactly when they are the same for the rules.
 Position normalized(Position pos) {
@@ -206,6 +197,15 @@ GameResult Game::run(std::istream& in) {
 }
 
 }  // namespace
+
+bool insufficient_material(const Position& pos) {
+    if (pos.pieces(PAWN) | pos.pieces(QUEEN) | pos.pieces(ROOK)) return false;
+    const Bitboard minors = pos.pieces(BISHOP) | pos.pieces(KNIGHT);
+    if (popcount(minors) <= 1) return true;
+    if (pos.pieces(KNIGHT)) return false;
+    const Bitboard bishops = pos.pieces(BISHOP), light = light_squares();
+    return (bishops & light) == 0 || (bishops & ~light) == 0;
+}
 
 std::string board_diagram(const Position& pos) {
     std::string out;

@@ -15,6 +15,10 @@ std::string board_diagram(const Position& pos);
 
 enum class GameResult { WhiteWins, BlackWins, Draw, Quit, Stopped };
 
+// No pawn, queen or rook and at most one minor piece, or only bishops all on squares of one colour:
+// neither side can ever mate.
+bool insufficient_material(const Position& pos);
+
 // Whether and how a game is over: checkmate, stalemate, insufficient material (no pawn, queen or
 // rook and at most one minor piece, or only bishops all on squares of one colour), threefold
 // repetition. The result and the words both follow from the kind, never the other way round.

@@ -1,5 +1,7 @@
 #include "probe/line.hpp"
 
+#include <algorithm>
+
 #include "chess/movegen.hpp"
 
 namespace retro {
@@ -18,10 +20,16 @@ int mate_in_moves(Dtm v) {
     return is_win(v) ? (v + 1) / 2 : -(v / 2);
 }
 
+std::vector<ScoredMove> ranked_moves(const Tablebase& tables, const Position& pos) {
+    std::vector<ScoredMove> out;
+    for (const auto& [move, value] : tables.rank_moves(pos)) out.push_back({move, value});  // in UCI order
+    return out;
+}
+
 std::optional<ScoredMove> best_move(const Tablebase& tables, const Position& pos) {
-    const auto ranked = tables.rank_moves(pos);  // equally good moves in UCI order
+    const auto ranked = ranked_moves(tables, pos);
     if (ranked.empty()) return std::nullopt;
-    return ScoredMove{ranked.front().first, ranked.front().second};
+    return ranked.front();
 }
 
 Line line_to_mate(const Tablebase& tables, const Position& pos) {

@@ -20,10 +20,14 @@ struct ScoredMove {
     Dtm value;  // for the side to move before the move: win n means this move mates in n plies
 };
 
-// The best move by the tables: the quickest win, else a draw, else the longest resistance. Among
-// equally good moves the first in UCI order ("a1a2" before "b1b2"), so the choice never depends on
+// Every legal move with its value, best first: the quickest win, then draws, then the longest
+// resistance; equally good moves in UCI order ("a1a2" before "b1b2"), so the order never depends on
 // move generation order. Empty when the side to move has no legal move. Throws ProbeError when a
 // table is missing.
+std::vector<ScoredMove> ranked_moves(const Tablebase& tables, const Position& pos);
+
+// The best move by the tables: the first of ranked_moves. Empty when the side to move has no legal
+// move. Throws ProbeError when a table is missing.
 std::optional<ScoredMove> best_move(const Tablebase& tables, const Position& pos);
 
 struct Line {

@@ -29,6 +29,14 @@ constexpr int preference(Dtm v) {
 constexpr bool better(Dtm a, Dtm b) { return preference(a) > preference(b); }
 static_assert(better(DTM_MAX - 1, DTM_DRAW) && better(DTM_DRAW, DTM_MAX) && better(1, DTM_MAX - 1));
 
+// The value as lichess's tablebase API gives it: the category and the distance in signed plies,
+// positive for a win, negative for a loss, 0 when checkmated or drawn.
+constexpr const char* category(Dtm v) { return is_win(v) ? "win" : is_loss(v) ? "loss" : "draw"; }
+constexpr int signed_dtm(Dtm v) { return is_win(v) ? int(v) : is_loss(v) ? -int(v) : 0; }
+static_assert(signed_dtm(13) == 13 && signed_dtm(18) == -18 && signed_dtm(0) == 0 &&
+              signed_dtm(DTM_DRAW) == 0);
+static_assert(category(13)[0] == 'w' && category(0)[0] == 'l' && category(DTM_DRAW)[0] == 'd');
+
 // "win 19", "loss 0", "draw".
 inline std::string describe(Dtm v) {
     if (is_draw(v)) return "draw";

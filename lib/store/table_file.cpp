@@ -165,6 +165,13 @@ std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material&
     return dir / (m.name() + ".rtw");
 }
 
+std::set<std::string> table_file_names(const std::filesystem::path& dir) {
+    std::set<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ".rtb") names.insert(e.path().stem().string());
+    return names;
+}
+
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
     write_file(table, path, Metric::Dtm, options);
 }

@@ -6,6 +6,8 @@
 #include <array>
 #include <filesystem>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "store/codec.hpp"
@@ -19,6 +21,9 @@ namespace retro {
 std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m);
 // dir/KQvKR.rtw
 std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m);
+// The names of the DTM table files (*.rtb) in dir, sorted ("KQvK", "KQvKR"). Throws
+// std::filesystem::filesystem_error when dir cannot be read.
+std::set<std::string> table_file_names(const std::filesystem::path& dir);
 
 struct WriteOptions {
     Codec codec = Codec::Xz;

@@ -1,0 +1,345 @@
+// What table files could weigh: re-encodes existing tables (.rtb) with other hole fillings, block
+// sizes and codecs (zstd with a dictionary trained per table and side) and prints the bytes, the
+// CPU time to compress and the median time to decode one block. Nothing is written.
+//
+//   compress_study FILE.rtb...            every variant
+//   compress_study --only NAME FILE.rtb   one variant (see the table printed)
+#include <tbb/combinable.h>
+#include <time.h>
+#define ZSTD_STATIC_LINKING_ONLY  // the advanced dictionary API
+#include <zdict.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
+#include "store/codec.hpp"
+#include "store/table_file.hpp"
+
+using namespace retro;
+
+namespace {
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// One side of a table as byte codes (values ranked by falling frequency over legal entries) with
+// its holes marked.
+struct SideCodes {
+    std::vector<uint8_t> code;
+    std::vector<bool> hole;
+};
+
+SideCodes side_codes(const Table& t, Color side) {
+    const uint64_t n = t.scheme.size();
+    SideCodes s;
+    s.code.resize(n);
+    s.hole.resize(n);
+    std::vector<uint64_t> count(65536);
+    Position pos;
+    for (uint64_t i = 0; i < n; ++i) {
+        s.hole[i] = t.bytes(side)[i] == Table::DRAW_BYTE && !decode_legal(t.scheme, i, side, pos);
+        if (!s.hole[i]) ++count[t.value(side, i)];
+    }
+    std::vector<uint32_t> order(count.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return count[a] > count[b]; });
+    std::vector<uint8_t> rank(count.size());
+    for (size_t r = 0; r < order.size() && r < 256; ++r) rank[order[r]] = uint8_t(r);
+    for (uint64_t i = 0; i < n; ++i) s.code[i] = s.hole[i] ? 0 : rank[t.value(side, i)];
+    return s;
+}
+
+// Hole fillings: what the entries of no legal position hold.
+enum class Fill { BlockMode, Previous };
+
+std::vector<uint8_t> filled_block(const SideCodes& s, uint64_t first, uint64_t n, Fill fill) {
+    std::vector<uint8_t> out(s.code.begin() + int64_t(first), s.code.begin() + int64_t(first + n));
+    if (fill == Fill::BlockMode) {
+        std::array<uint64_t, 256> count{};
+        for (uint64_t i = 0; i < n; ++i)
+            if (!s.hole[first + i]) ++count[out[i]];
+        const uint8_t mode = uint8_t(std::max_element(count.begin(), count.end()) - count.begin());
+        for (uint64_t i = 0; i < n; ++i)
+            if (s.hole[first + i]) out[i] = mode;
+    } else {
+        uint8_t last = 0;
+        for (uint64_t i = 0; i < n; ++i) out[i] = s.hole[first + i] ? last : (last = out[i]);
+    }
+    return out;
+}
+
+struct Variant {
+    std::string name;
+    Fill fill;
+    uint64_t block;  // entries
+    Codec codec;     // Xz, or Zstd with or without a dictionary
+    int level;
+    size_t dictionary;            // bytes; 0: none
+    bool raw_dictionary = false;  // pieces of the table itself instead of a trained dictionary
+};
+
+struct Result {
+    uint64_t bytes = 0;
+    double compress_cpu = 0;
+    std::vector<double> decode_us;
+};
+
+// A raw-content dictionary: `capacity` bytes taken in pieces of 4 KiB evenly from the blocks.
+std::vector<uint8_t> sample_dictionary(const std::vector<std::vector<uint8_t>>& blocks, size_t capacity) {
+    const size_t piece = 4096;
+    std::vector<std::pair<size_t, size_t>> pieces;  // block, offset
+    for (size_t b = 0; b < blocks.size(); ++b)
+        for (size_t off = 0; off + piece <= blocks[b].size(); off += piece) pieces.emplace_back(b, off);
+    std::vector<uint8_t> dict;
+    const size_t want = capacity / piece;
+    for (size_t k = 0; k < want && k < pieces.size(); ++k) {
+        const auto [b, off] = pieces[k * pieces.size() / want];
+        dict.insert(dict.end(), blocks[b].begin() + int64_t(off), blocks[b].begin() + int64_t(off + piece));
+    }
+    return dict;
+}
+
+std::vector<uint8_t> train_dictionary(const std::vector<std::vector<uint8_t>>& blocks, size_t capacity) {
+    // Samples of 4 KiB spread over the blocks, at most 100 times the dictionary.
+    std::vector<uint8_t> samples;
+    std::vector<size_t> sizes;
+    const size_t piece = 4096, budget = 100 * capacity;
+    size_t total = 0;
+    for (const auto& b : blocks) total += b.size();
+    const size_t step = std::max<size_t>(1, total / budget);
+    size_t at = 0;
+    for (const auto& b : blocks)
+        for (size_t off = 0; off + piece <= b.size(); off += piece, at += piece)
+            if ((at / piece) % step == 0) {
+                samples.insert(samples.end(), b.begin() + int64_t(off), b.begin() + int64_t(off + piece));
+                sizes.push_back(piece);
+            }
+    std::vector<uint8_t> dict(capacity);
+    const size_t got =
+        ZDICT_trainFromBuffer(dict.data(), dict.size(), samples.data(), sizes.data(), unsigned(sizes.size()));
+    if (ZDICT_isError(got)) return {};
+    dict.resize(got);
+    return dict;
+}
+
+Result run(const Table& t, const std::array<SideCodes, 2>& sides, const Variant& v) {
+    Result r;
+    tbb::combinable<double> cpu;
+    for (int side = 0; side < 2; ++side) {
+        const SideCodes& s = sides[side];
+        const uint64_t n = s.code.size(), blocks = (n + v.block - 1) / v.block;
+        std::vector<std::vector<uint8_t>> raw(blocks), stored(blocks);
+        par::parallel_for(uint64_t(0), blocks, [&](uint64_t b) {
+            raw[b] = filled_block(s, b * v.block, std::min(v.block, n - b * v.block), v.fill);
+        });
+        std::vector<uint8_t> dict;
+        ZSTD_CDict* cdict = nullptr;
+        ZSTD_DDict* ddict = nullptr;
+        if (v.dictionary) {
+            const double start = thread_cpu_seconds();
+            dict =
+                v.raw_dictionary ? sample_dictionary(raw, v.dictionary) : train_dictionary(raw, v.dictionary);
+            cpu.local() += thread_cpu_seconds() - start;
+            // Stored compressed (a reader unpacks it once per table).
+            r.bytes +=
+                v.raw_dictionary ? compress(Codec::Xz, 6, dict.data(), dict.size()).size() : dict.size();
+            const auto type = v.raw_dictionary ? ZSTD_dct_rawContent : ZSTD_dct_auto;
+            cdict =
+                ZSTD_createCDict_advanced(dict.data(), dict.size(), ZSTD_dlm_byRef, type,
+                                          ZSTD_getCParams(v.level, 1 << 15, dict.size()), ZSTD_defaultCMem);
+            ddict =
+                ZSTD_createDDict_advanced(dict.data(), dict.size(), ZSTD_dlm_byRef, type, ZSTD_defaultCMem);
+        }
+        par::parallel_for(uint64_t(0), blocks, [&](uint64_t b) {
+            const double start = thread_cpu_seconds();
+            if (v.codec == Codec::Zstd) {
+                std::vector<uint8_t> out(ZSTD_compressBound(raw[b].size()));
+                ZSTD_CCtx* cctx = ZSTD_createCCtx();
+                const size_t got = cdict ? ZSTD_compress_usingCDict(cctx, out.data(), out.size(),
+                                                                    raw[b].data(), raw[b].size(), cdict)
+                                         : ZSTD_compressCCtx(cctx, out.data(), out.size(), raw[b].data(),
+                                                             raw[b].size(), v.level);
+                ZSTD_freeCCtx(cctx);
+                out.resize(got);
+                stored[b] = std::move(out);
+            } else {
+                stored[b] = compress(v.codec, v.level, raw[b].data(), raw[b].size());
+            }
+            cpu.local() += thread_cpu_seconds() - start;
+        });
+        // Decode a sample of blocks, one at a time, each into a fresh buffer (a cold probe's work).
+        ZSTD_DCtx* dctx = ZSTD_createDCtx();
+        for (uint64_t b = 0; b < blocks; b += std::max<uint64_t>(1, blocks / 64)) {
+            std::vector<uint8_t> out(raw[b].size());
+            const double start = thread_cpu_seconds();
+            if (v.codec == Codec::Zstd)
+                ZSTD_decompress_usingDDict(dctx, out.data(), out.size(), stored[b].data(), stored[b].size(),
+                                           ddict);
+            else
+                decompress(v.codec, stored[b].data(), stored[b].size(), out.data(), out.size());
+            r.decode_us.push_back(1e6 * (thread_cpu_seconds() - start));
+            if (out != raw[b]) std::fprintf(stderr, "%s: block %lu does not round-trip\n", v.name.c_str(), b);
+        }
+        ZSTD_freeDCtx(dctx);
+        ZSTD_freeCDict(cdict);
+        ZSTD_freeDDict(ddict);
+        for (const auto& b : stored) r.bytes += b.size();
+    }
+    r.compress_cpu = cpu.combine(std::plus<>());
+    (void)t;
+    return r;
+}
+
+// Bytes an ideal coder with static per-table statistics would need, for contexts made of the
+// codes `back` entries before (holes filled with the previous code): a bound for context modelling.
+double entropy_bytes(const SideCodes& s, const std::vector<uint64_t>& back) {
+    const uint64_t n = s.code.size();
+    const std::vector<uint8_t> filled = filled_block(s, 0, n, Fill::Previous);
+    std::unordered_map<uint64_t, std::array<uint32_t, 256>> counts;
+    for (uint64_t i = 0; i < n; ++i) {
+        if (s.hole[i]) continue;
+        uint64_t ctx = 0;
+        for (uint64_t b : back) ctx = ctx * 256 + (i >= b ? filled[i - b] : 0);
+        auto [it, fresh] = counts.try_emplace(ctx);
+        if (fresh) it->second.fill(0);
+        ++it->second[filled[i]];
+    }
+    double bits = 0;
+    for (const auto& [ctx, c] : counts) {
+        double total = 0;
+        for (uint32_t k : c) total += k;
+        for (uint32_t k : c)
+            if (k) bits -= double(k) * std::log2(double(k) / total);
+    }
+    return bits / 8;
+}
+
+// The radices of the index's digits, most significant first: the king pair, then each group.
+std::vector<uint64_t> index_radices(const IndexScheme& scheme) {
+    auto choose = [](uint64_t n, int k) {
+        uint64_t c = 1;
+        for (int i = 0; i < k; ++i) c = c * (n - uint64_t(i)) / uint64_t(i + 1);
+        return c;
+    };
+    std::vector<uint64_t> groups;
+    uint64_t product = 1;
+    for (Color c : {WHITE, BLACK})
+        for (PieceType t : {QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
+            if (const int k = scheme.material().count(c, t)) {
+                groups.push_back(choose(t == PAWN ? 48 : 62, k));
+                product *= groups.back();
+            }
+    groups.insert(groups.begin(), scheme.size() / product);
+    return groups;
+}
+
+// The side's codes laid out with the digits in another order: order[k] is the old digit that
+// becomes the k-th most significant.
+SideCodes permuted(const SideCodes& s, const std::vector<uint64_t>& radix, const std::vector<int>& order) {
+    const size_t d = radix.size();
+    std::vector<uint64_t> new_stride(d);  // by old digit
+    uint64_t stride = 1;
+    for (size_t k = d; k-- > 0;) {
+        new_stride[size_t(order[k])] = stride;
+        stride *= radix[size_t(order[k])];
+    }
+    SideCodes out;
+    out.code.resize(s.code.size());
+    out.hole.resize(s.code.size());
+    for (uint64_t i = 0; i < s.code.size(); ++i) {
+        uint64_t rest = i, j = 0;
+        for (size_t k = d; k-- > 0;) {
+            j += (rest % radix[k]) * new_stride[k];
+            rest /= radix[k];
+        }
+        out.code[j] = s.code[i];
+        out.hole[j] = s.hole[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<Variant> variants = {
+        {"xz6-128K-mode", Fill::BlockMode, 1 << 17, Codec::Xz, 6, 0},
+        {"xz6-128K-prev", Fill::Previous, 1 << 17, Codec::Xz, 6, 0},
+        {"xz6-32K-prev", Fill::Previous, 1 << 15, Codec::Xz, 6, 0},
+        {"zstd19-32K-prev", Fill::Previous, 1 << 15, Codec::Zstd, 19, 0},
+        {"zstd19-32K-prev-dict", Fill::Previous, 1 << 15, Codec::Zstd, 19, 112 << 10},
+        {"zstd12-32K-prev-dict", Fill::Previous, 1 << 15, Codec::Zstd, 12, 112 << 10},
+        {"zstd19-64K-prev-dict", Fill::Previous, 1 << 16, Codec::Zstd, 19, 112 << 10},
+        {"zstd19-16K-prev-dict", Fill::Previous, 1 << 14, Codec::Zstd, 19, 112 << 10},
+        {"zstd19-32K-raw256K", Fill::Previous, 1 << 15, Codec::Zstd, 19, 256 << 10, true},
+        {"zstd19-32K-raw1M", Fill::Previous, 1 << 15, Codec::Zstd, 19, 1 << 20, true},
+        {"zstd19-32K-raw4M", Fill::Previous, 1 << 15, Codec::Zstd, 19, 4 << 20, true},
+    };
+    std::string only;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else
+            files.push_back(argv[i]);
+    }
+    std::printf("%-10s %-22s %14s %10s %12s\n", "table", "variant", "bytes", "cpu s", "decode us");
+    for (const auto& f : files) {
+        const auto table = read_table(f);
+        std::array<SideCodes, 2> sides = {side_codes(*table, WHITE), side_codes(*table, BLACK)};
+        if (only == "order") {
+            const auto radix = index_radices(table->scheme);
+            std::vector<int> order(radix.size());
+            std::iota(order.begin(), order.end(), 0);
+            const Variant xz{"xz6-128K-mode", Fill::BlockMode, 1 << 17, Codec::Xz, 6, 0};
+            do {
+                const std::array<SideCodes, 2> p = {permuted(sides[0], radix, order),
+                                                    permuted(sides[1], radix, order)};
+                std::string name = "digits";
+                for (int k : order) {
+                    name += ' ';
+                    name += std::to_string(radix[size_t(k)]);
+                }
+                std::printf("%-10s %-22s %14lu\n", table->material().name().c_str(), name.c_str(),
+                            run(*table, p, xz).bytes);
+                std::fflush(stdout);
+            } while (std::next_permutation(order.begin(), order.end()));
+            continue;
+        }
+        if (only == "entropy") {
+            for (const auto& back :
+                 std::vector<std::vector<uint64_t>>{{}, {1}, {1, 8}, {1, 62}, {1, 8, 62}}) {
+                std::string name = "H(x";
+                for (size_t k = 0; k < back.size(); ++k) {
+                    name += k ? ',' : '|';
+                    name += std::to_string(back[k]);
+                }
+                name += ")";
+                std::printf("%-10s %-22s %14.0f\n", table->material().name().c_str(), name.c_str(),
+                            entropy_bytes(sides[0], back) + entropy_bytes(sides[1], back));
+            }
+            continue;
+        }
+        for (const Variant& v : variants) {
+            if (!only.empty() && v.name != only) continue;
+            Result r = run(*table, sides, v);
+            std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
+                             r.decode_us.end());
+            std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", table->material().name().c_str(), v.name.c_str(),
+                        r.bytes, r.compress_cpu, r.decode_us[r.decode_us.size() / 2]);
+            std::fflush(stdout);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+// The server's answers as JSON, in the shape of lichess's tablebase API (lila-tablebase): values for
+// the side to move, "category" "win"/"loss"/"draw" and "dtm" in signed plies (positive: the side to
+// move mates in that many plies; negative: it is mated in that many; 0: checkmated, or a draw).
+// lichess's DTZ fields ("dtz", "precise_dtz") are there and null, lichess's word for unknown; the
+// variant fields and the other metrics (dtc, dtw) are left out. docs/server.md has examples.
+#pragma once
+
+#include <string_view>
+
+#include "probe/tablebase.hpp"
+#include "serve/json_writer.hpp"
+
+namespace retro {
+
+// "win", "loss" or "draw".
+const char* category_name(Dtm v);
+// lichess's signed DTM: +n for a win in n plies, -n for a loss in n, 0 for checkmated and for draws.
+int lichess_dtm(Dtm v);
+
+// GET /standard: category, dtm, checkmate, stalemate, insufficient_material, and "moves", every
+// legal move best first (ties in UCI order), each with uci, san, zeroing and the same fields for the
+// position after it, for its side to move (so the best move of a win has category "loss"). Throws
+// ProbeError when a needed table is missing, StoreError when a file is corrupted.
+void write_standard(JsonWriter& out, const Tablebase& tables, const Position& pos);
+
+// GET /standard/mainline: "dtm" of pos, "mainline", the line of perfect play to mate (uci, san, and
+// the dtm after each move, for the side then to move), empty for a draw; "winner" "w", "b" or null.
+// A line cut short by a missing table or tables that contradict themselves is still answered, with
+// "winner" null and a "note" saying why. Throws ProbeError when pos itself cannot be probed.
+void write_mainline(JsonWriter& out, const Tablebase& tables, const Position& pos);
+
+// {"error": message}
+void write_error(JsonWriter& out, std::string_view message);
+
+}  // namespace retro

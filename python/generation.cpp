@@ -1,0 +1,161 @@
+// Generating from Python: retrograde.generate runs the library's job runner on a thread of its own
+// while the caller waits without the GIL. The caller's thread hands the job's progress to the Python
+// callback (so a notebook widget is updated from the thread that owns it) and checks for Ctrl-C; an
+// exception from either sets the job's stop flag, the solver checkpoints and stops, and the exception
+// is raised once the job has ended.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "bindings.hpp"
+#include "jobs/estimates.hpp"
+#include "jobs/runner.hpp"
+#include "jobs/threads.hpp"
+
+namespace py = pybind11;
+
+namespace retro::python {
+
+namespace {
+
+// How often the waiting caller looks for Ctrl-C when the job says nothing.
+constexpr auto POLL = std::chrono::milliseconds(100);
+
+std::vector<Material> materials_arg(py::handle arg) {
+    std::vector<Material> out;
+    if (py::isinstance<py::str>(arg))
+        out.push_back(Material::parse(arg.cast<std::string>()).canonical());
+    else
+        for (py::handle name : py::iter(arg)) out.push_back(Material::parse(py::str(name)).canonical());
+    return out;
+}
+
+// The job's side: what it has said and not yet handed over, and how it ended.
+struct Channel {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<JobStatus> pending;
+    bool finished = false;
+    JobResult result;
+    std::exception_ptr error;
+};
+
+// Plans the job as tbgen does (writable directory, one job per directory, memory) and runs it.
+JobResult run(const std::vector<Material>& targets, const std::filesystem::path& dir, int threads,
+              const std::atomic<bool>& stop, Channel& channel) {
+    check_writable_dir(dir);
+    const DirectoryLock lock(dir);
+    const JobPlan plan = make_plan(targets, dir);
+    if (const auto why = refusal(plan, available_memory_bytes().value_or(0), std::nullopt))
+        throw JobError("refused: " + *why);
+    JobOptions options;
+    options.stop = &stop;
+    options.status = [&](const JobStatus& s) {
+        const std::lock_guard hold(channel.mutex);
+        channel.pending.push_back(s);
+        channel.changed.notify_one();
+    };
+    return with_threads(threads, [&] { return run_job(plan, options); });
+}
+
+JobResult generate(py::handle materials, const std::filesystem::path& dir, int threads, py::object progress) {
+    if (threads < 0) throw py::value_error("threads must be 0 (all cores) or more");
+    if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
+        throw py::type_error("progress must be callable");
+    const std::vector<Material> targets = materials_arg(materials);
+    Channel channel;
+    std::atomic<bool> stop{false};
+    std::thread job([&] {
+        JobResult result;
+        std::exception_ptr error;
+        try {
+            result = run(targets, dir, threads, stop, channel);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        const std::lock_guard hold(channel.mutex);
+        channel.result = std::move(result);
+        channel.error = error;
+        channel.finished = true;
+        channel.changed.notify_one();
+    });
+    std::exception_ptr raised;  // by the callback or a signal handler; the job is told to stop
+    for (bool finished = false; !finished;) {
+        std::deque<JobStatus> said;
+        {
+            py::gil_scoped_release unlocked;
+            std::unique_lock hold(channel.mutex);
+            channel.changed.wait_for(hold, POLL,
+                                     [&] { return channel.finished || !channel.pending.empty(); });
+            said.swap(channel.pending);
+            finished = channel.finished;
+        }
+        if (raised) continue;
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (!progress.is_none())
+                for (const JobStatus& s : said) progress(s);
+        } catch (...) {
+            raised = std::current_exception();
+            stop = true;
+        }
+    }
+    job.join();
+    if (raised) std::rethrow_exception(raised);
+    if (channel.error) std::rethrow_exception(channel.error);
+    return channel.result;
+}
+
+std::vector<std::string> built_names(const JobResult& r) {
+    std::vector<std::string> names;
+    for (const BuiltTable& t : r.built) names.push_back(t.material.name());
+    return names;
+}
+
+}  // namespace
+
+void bind_generation(py::module_& m) {
+    py::class_<JobStatus>(m, "Progress",
+                          "Where a generation job stands, handed to generate's progress callback. "
+                          "str() gives the line tbgen prints.")
+        .def_property_readonly(
+            "material", [](const JobStatus& s) { return s.material.name(); }, "the table being built")
+        .def_readonly("table", &JobStatus::table, "its place among the tables to build, from 1")
+        .def_readonly("tables", &JobStatus::tables, "how many tables the job builds")
+        .def_readonly("fraction", &JobStatus::fraction,
+                      "the job's index entries in the tables finished so far, 0 to 1")
+        .def_readonly("message", &JobStatus::message, "the line tbgen prints")
+        .def("__str__", [](const JobStatus& s) { return s.message; })
+        .def("__repr__", [](const JobStatus& s) {
+            return "<retrograde.Progress " + s.material.name() + " " + std::to_string(s.table) + "/" +
+                   std::to_string(s.tables) + ": " + s.message + ">";
+        });
+    py::class_<JobResult>(m, "JobResult", "What a generation job did.")
+        .def_property_readonly("built", &built_names, "the materials built by this call, in order")
+        .def_readonly("skipped", &JobResult::skipped, "how many tables were complete already")
+        .def_readonly("seconds", &JobResult::seconds, "wall time of the job")
+        .def("__repr__", [](const JobResult& r) {
+            std::string names;
+            for (const std::string& name : built_names(r)) {
+                if (!names.empty()) names += ' ';
+                names += name;
+            }
+            return "<retrograde.JobResult built [" + names + "], " + std::to_string(r.skipped) + " skipped>";
+        });
+    m.def("generate", &generate, py::arg("materials"), py::arg("directory") = "tables",
+          py::arg("threads") = 0, py::arg("progress") = py::none(),
+          "Builds the tables of `materials` ('KQvKR' or a list of names) and every table they need into "
+          "`directory`, skipping the complete ones and resuming from checkpoints, as `tbgen` does. "
+          "`threads`: worker threads (0: one per core). `progress(p)` is called with a "
+          "retrograde.Progress for every line of the job, on the calling thread. An exception from "
+          "the callback, or Ctrl-C, stops the job cleanly (its solved plies stay in a checkpoint, so "
+          "the same call resumes) and is raised. Returns a retrograde.JobResult.");
+}
+
+}  // namespace retro::python
