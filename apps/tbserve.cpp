@@ -1,8 +1,10 @@
 // tbserve: the tables over HTTP, as JSON in the shape of lichess's tablebase API, with a page at "/"
 // to look positions up in a browser (lib/serve/, docs/server.md).
 #include <boost/program_options.hpp>
-#include <csignal>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include "cli/command_line.hpp"

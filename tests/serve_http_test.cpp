@@ -181,7 +181,7 @@ TEST(ServeHttp, Expect100ContinueAndBatch) {
 
 TEST(ServeHttp, SlowAndVanishedClientsCostNoThread) {
     ServerOptions o;
-    o.timeout = 600ms;
+    o.timeout = 1000ms;
     RunningServer s(o);
     // More slow clients than threads: each holds a connection, none a thread.
     std::vector<std::unique_ptr<Client>> slow;
@@ -206,10 +206,10 @@ TEST(ServeHttp, SlowAndVanishedClientsCostNoThread) {
     Client ok(s.server.port());
     ok.send(get(KQK));
     EXPECT_EQ(ok.read().status, 200);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms)
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 900ms)
         << "answered only after the slow clients timed out";
     for (auto& c : slow) EXPECT_TRUE(c->closed_by_server());  // after the timeout
-    EXPECT_GE(std::chrono::steady_clock::now() - start, 400ms);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 700ms);
 }
 
 TEST(ServeHttp, ManyClientsAtOnce) {

@@ -12,8 +12,8 @@ namespace {
 // move, and whether the game is over there.
 void write_position_fields(JsonWriter& out, const Position& pos, Dtm value) {
     const GameEnd::Kind end = game_end(pos).kind;
-    out.key("category").string(category_name(value));
-    out.key("dtm").number(lichess_dtm(value));
+    out.key("category").string(category(value));
+    out.key("dtm").number(signed_dtm(value));
     out.key("dtz").null();
     out.key("precise_dtz").null();
     out.key("checkmate").boolean(end == GameEnd::Kind::Checkmate);
@@ -26,10 +26,6 @@ void write_position_fields(JsonWriter& out, const Position& pos, Dtm value) {
 Dtm value_after(Dtm move_value) { return is_draw(move_value) ? DTM_DRAW : Dtm(move_value - 1); }
 
 }  // namespace
-
-const char* category_name(Dtm v) { return is_win(v) ? "win" : is_loss(v) ? "loss" : "draw"; }
-
-int lichess_dtm(Dtm v) { return is_draw(v) ? 0 : is_win(v) ? int(v) : -int(v); }
 
 void write_standard(JsonWriter& out, const Tablebase& tables, const Position& pos) {
     const Dtm value = tables.probe(pos);
@@ -52,7 +48,7 @@ void write_standard(JsonWriter& out, const Tablebase& tables, const Position& po
 void write_mainline(JsonWriter& out, const Tablebase& tables, const Position& pos) {
     const Line line = line_to_mate(tables, pos);
     out.begin_object();
-    out.key("dtm").number(lichess_dtm(line.value));
+    out.key("dtm").number(signed_dtm(line.value));
     out.key("dtz").null();
     out.key("precise_dtz").null();
     out.key("mainline").begin_array();
@@ -63,7 +59,7 @@ void write_mainline(JsonWriter& out, const Tablebase& tables, const Position& po
         out.begin_object();
         out.key("uci").string(to_uci(m));
         out.key("san").string(to_san(cur, m));
-        out.key("dtm").number(lichess_dtm(after));
+        out.key("dtm").number(signed_dtm(after));
         out.key("dtz").null();
         out.key("precise_dtz").null();
         out.end_object();

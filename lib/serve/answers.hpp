@@ -1,6 +1,7 @@
 // The server's answers as JSON, in the shape of lichess's tablebase API (lila-tablebase): values for
 // the side to move, "category" "win"/"loss"/"draw" and "dtm" in signed plies (positive: the side to
-// move mates in that many plies; negative: it is mated in that many; 0: checkmated, or a draw).
+// move mates in that many plies; negative: it is mated in that many; 0: checkmated, or a draw), as
+// category() and signed_dtm() of store/dtm.hpp give them.
 // lichess's DTZ fields ("dtz", "precise_dtz") are there and null, lichess's word for unknown; the
 // variant fields and the other metrics (dtc, dtw) are left out. docs/server.md has examples.
 #pragma once
@@ -11,11 +12,6 @@
 #include "serve/json_writer.hpp"
 
 namespace retro {
-
-// "win", "loss" or "draw".
-const char* category_name(Dtm v);
-// lichess's signed DTM: +n for a win in n plies, -n for a loss in n, 0 for checkmated and for draws.
-int lichess_dtm(Dtm v);
 
 // GET /standard: category, dtm, checkmate, stalemate, insufficient_material, and "moves", every
 // legal move best first (ties in UCI order), each with uci, san, zeroing and the same fields for the

@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 import urllib.parse
@@ -219,6 +220,21 @@ class EndToEnd(unittest.TestCase):
                               self.server.url + "standard/batch"], capture_output=True, text=True, check=True).stdout
         self.assertLess(time.monotonic() - started, 0.9)
         self.assertEqual(len(json.loads(out)), 40)
+
+
+class CorruptedTable(unittest.TestCase):
+    def test_a_corrupted_file_is_a_500_and_the_server_goes_on(self):
+        with tempfile.TemporaryDirectory(prefix="retro-serve-") as tables:
+            data = bytearray(open(os.path.join(ARGS.tables, "KQvK.rtb"), "rb").read())
+            for i in range(len(data) - 64, len(data)):  # inside the last compressed block
+                data[i] ^= 0x5A
+            open(os.path.join(tables, "KQvK.rtb"), "wb").write(data)
+            with TbServe(ARGS.bin, tables, threads=2) as server:
+                status, _, body = server.get("/standard", {"fen": KQK})
+                self.assertEqual(status, 500)
+                self.assertIn("KQvK.rtb", body["error"])
+                status, _, body = server.get("/standard", {"fen": "8/8/8/4k3/8/8/8/4K3 w - - 0 1"})
+                self.assertEqual((status, body["category"]), (200, "draw"))
 
 
 class CommandLine(unittest.TestCase):
