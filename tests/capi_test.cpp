@@ -49,16 +49,16 @@ struct Handle {
     ~Handle() { retro_close(tb); }
 };
 
+// The bitboards of pos, built square by square (not as the library converts them).
 retro_position bits_of(const Position& pos) {
     retro_position b{};
-    b.white = pos.pieces(WHITE);
-    b.black = pos.pieces(BLACK);
-    b.kings = pos.pieces(KING);
-    b.queens = pos.pieces(QUEEN);
-    b.rooks = pos.pieces(ROOK);
-    b.bishops = pos.pieces(BISHOP);
-    b.knights = pos.pieces(KNIGHT);
-    b.pawns = pos.pieces(PAWN);
+    uint64_t* by_type[] = {&b.kings, &b.queens, &b.rooks, &b.bishops, &b.knights, &b.pawns};
+    for (int s = 0; s < 64; ++s) {
+        const PieceType type = pos.type_on(Square(s));
+        if (type == NO_PIECE_TYPE) continue;
+        *by_type[type] |= uint64_t(1) << s;
+        (pos.color_on(Square(s)) == WHITE ? b.white : b.black) |= uint64_t(1) << s;
+    }
     b.side_to_move = pos.side_to_move() == WHITE ? RETRO_WHITE : RETRO_BLACK;
     b.ep_square = pos.ep_square() == NO_SQUARE ? 0 : int(pos.ep_square());
     return b;
