@@ -1,5 +1,6 @@
 #include "capi/convert.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
