@@ -293,9 +293,7 @@ int main(int argc, char** argv) {
         }
         if (vm.count("block-entries")) {
             a.write.block_entries = vm["block-entries"].as<uint32_t>();
-            if (a.write.block_entries < format::MIN_BLOCK_ENTRIES ||
-                a.write.block_entries > format::MAX_BLOCK_ENTRIES ||
-                (a.write.block_entries & (a.write.block_entries - 1)))
+            if (!format::valid_block_entries(a.write.block_entries))
                 throw std::runtime_error("--block-entries takes a power of two from " +
                                          std::to_string(format::MIN_BLOCK_ENTRIES) + " to " +
                                          std::to_string(format::MAX_BLOCK_ENTRIES));

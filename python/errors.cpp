@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "index/material.hpp"
 #include "jobs/plan.hpp"
+#include "probe/report.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/solve_error.hpp"
 #include "store/store_error.hpp"
@@ -42,9 +43,7 @@ void translate(std::exception_ptr error) {
     try {
         std::rethrow_exception(error);
     } catch (const PositionError& e) {
-        std::string message = "bad FEN: ";  // as tbprobe --batch says it
-        message += e.what();
-        PyErr_SetString(types.fen, message.c_str());
+        PyErr_SetString(types.fen, bad_fen_reason(e.what()).c_str());
     } catch (const MaterialError& e) {
         PyErr_SetString(types.material, e.what());
     } catch (const ProbeError& e) {

@@ -1,7 +1,5 @@
 #include "probe/line.hpp"
 
-#include <algorithm>
-
 #include "chess/movegen.hpp"
 
 namespace retro {

@@ -49,13 +49,15 @@ std::string probe_report(const Tablebase& tables, const Position& pos, bool with
     return out;
 }
 
+std::string bad_fen_reason(std::string_view why) { return "bad FEN: " + std::string(why); }
+
 std::string batch_line(const Tablebase& tables, std::string_view text) {
     const std::string fen = trim(text);
     Position pos;
     try {
         pos = Position::from_fen(fen);
     } catch (const std::exception& e) {
-        return fen + "\terror: bad FEN: " + e.what();
+        return fen + "\terror: " + bad_fen_reason(e.what());
     }
     try {
         const Dtm value = tables.probe(pos);

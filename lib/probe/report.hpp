@@ -16,6 +16,9 @@ std::string value_summary(const Position& pos, Dtm value);
 // ProbeError (or StoreError) when the position's table is missing or unreadable.
 std::string probe_report(const Tablebase& tables, const Position& pos, bool with_line = true);
 
+// "bad FEN: <why>": how every interface (batch lines, HTTP, Python) words a FEN it cannot read.
+std::string bad_fen_reason(std::string_view why);
+
 // One batch line: "FEN<TAB>win 19<TAB>d1d5", "FEN<TAB>draw<TAB>-" when there is no legal move, or
 // "FEN<TAB>error: <reason>" for a bad FEN, a missing table or too many men. Never throws.
 std::string batch_line(const Tablebase& tables, std::string_view fen);

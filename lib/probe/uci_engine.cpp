@@ -11,7 +11,9 @@
 #include "probe/game.hpp"
 #include "probe/line.hpp"
 #include "probe/notation.hpp"
+#include "probe/text.hpp"
 #include "store/block_cache.hpp"
+#include "store/table_file.hpp"
 
 namespace retro {
 
@@ -82,12 +84,6 @@ std::string usable_castling(const Position& pos, const std::string& rights) {
 
 std::string lower(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
     return s;
 }
 
@@ -281,7 +277,7 @@ void UciEngine::set_option(std::string_view args) {
     std::string value;
     if (i < tokens.size()) {
         const size_t at = args.find(" value") + 6;  // "value" as a word after the name
-        value = std::string(trimmed(args.substr(at)));
+        value = trim(args.substr(at));
     }
     if (lower(name) == "tablebasepath") {
         open_tables(value == "<empty>" ? std::string() : value, cache_mib_);
@@ -302,18 +298,18 @@ void UciEngine::set_option(std::string_view args) {
 }
 
 void UciEngine::open_tables(const std::string& dir, size_t cache_mib) {
+    std::unique_ptr<const Tablebase> opened;
+    size_t files = 0;
     try {
-        opened_ =
+        opened =
             dir.empty() ? std::make_unique<Tablebase>() : Tablebase::open_directory(dir, cache_mib << 20);
-    } catch (const ProbeError& e) {
+        if (!dir.empty()) files = table_file_names(dir).size();
+    } catch (const std::exception& e) {  // not a directory, or one that cannot be read
         out_ << "info string tables not changed: " << e.what() << "\n";
         return;
     }
+    opened_ = std::move(opened);
     tables_ = opened_.get();
-    int files = 0;
-    if (!dir.empty())
-        for (const auto& entry : std::filesystem::directory_iterator(dir))
-            files += entry.path().extension() == ".rtb";
     out_ << "info string tables: " << files << " table files in " << (dir.empty() ? "<empty>" : dir) << ", "
          << cache_mib << " MiB cache\n";
 }

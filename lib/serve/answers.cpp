@@ -21,10 +21,6 @@ void write_position_fields(JsonWriter& out, const Position& pos, Dtm value) {
     out.key("insufficient_material").boolean(insufficient_material(pos));
 }
 
-// The value for the opponent of the position a move leads to, from the move's value for the mover
-// (the inverse of value_through).
-Dtm value_after(Dtm move_value) { return is_draw(move_value) ? DTM_DRAW : Dtm(move_value - 1); }
-
 }  // namespace
 
 void write_standard(JsonWriter& out, const Tablebase& tables, const Position& pos) {

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "probe/report.hpp"
 #include "probe/text.hpp"
 #include "serve/answers.hpp"
 #include "serve/batch_body.hpp"
@@ -42,7 +43,7 @@ int status_of(const std::exception& e) {
 }
 
 std::string reason_of(const std::exception& e) {
-    return (dynamic_cast<const PositionError*>(&e) ? "bad FEN: " : "") + std::string(e.what());
+    return dynamic_cast<const PositionError*>(&e) ? bad_fen_reason(e.what()) : std::string(e.what());
 }
 
 ApiReply json_reply(int status, std::string body) {
@@ -50,12 +51,6 @@ ApiReply json_reply(int status, std::string body) {
     r.status = status;
     r.body = std::move(body);
     return r;
-}
-
-ApiReply error_reply(int status, std::string_view message) {
-    JsonWriter out;
-    write_error(out, message);
-    return json_reply(status, out.take());
 }
 
 Position fen_param(const Target& target) {
@@ -128,6 +123,12 @@ ApiReply answer(const Tablebase& tables, const ApiRequest& request, const ApiLim
 }
 
 }  // namespace
+
+ApiReply error_reply(int status, std::string_view message) {
+    JsonWriter out;
+    write_error(out, message);
+    return json_reply(status, out.take());
+}
 
 ApiReply handle_request(const Tablebase& tables, const ApiRequest& request, const ApiLimits& limits) {
     try {

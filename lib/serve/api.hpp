@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct ApiReply {
 struct ApiLimits {
     size_t max_batch = 1000;  // FENs in one POST /standard/batch
 };
+
+// {"error": message} with that status, as every error reply is (also the server's own, such as 413).
+ApiReply error_reply(int status, std::string_view message);
 
 // Never throws (a failure of the library becomes a 500 reply). HEAD is answered as GET; the server
 // leaves out the body. OPTIONS (a browser's CORS preflight) gets 204 with the allowed methods.

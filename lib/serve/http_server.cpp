@@ -11,8 +11,6 @@
 #include <thread>
 #include <vector>
 
-#include "serve/answers.hpp"
-
 namespace retro {
 
 namespace beast = boost::beast;
@@ -119,12 +117,7 @@ private:
 
     void reply_and_close(int status, const std::string& reason) {
         request_line_ = "-";
-        ApiReply reply;
-        reply.status = status;
-        JsonWriter body;
-        write_error(body, reason);
-        reply.body = body.take();
-        send(std::move(reply), 11, false, false);
+        send(error_reply(status, reason), 11, false, false);
     }
 
     void send(ApiReply reply, unsigned version, bool keep_alive, bool head) {

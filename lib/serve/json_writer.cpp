@@ -85,33 +85,24 @@ void JsonWriter::before_value() {
     }
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::open(char bracket) {
     before_value();
-    out_ += '{';
+    out_ += bracket;
     empty_.push_back(true);
     return *this;
 }
 
-JsonWriter& JsonWriter::end_object() {
+JsonWriter& JsonWriter::close(char bracket) {
     assert(!empty_.empty() && !after_key_);
     empty_.pop_back();
-    out_ += '}';
+    out_ += bracket;
     return *this;
 }
 
-JsonWriter& JsonWriter::begin_array() {
-    before_value();
-    out_ += '[';
-    empty_.push_back(true);
-    return *this;
-}
-
-JsonWriter& JsonWriter::end_array() {
-    assert(!empty_.empty() && !after_key_);
-    empty_.pop_back();
-    out_ += ']';
-    return *this;
-}
+JsonWriter& JsonWriter::begin_object() { return open('{'); }
+JsonWriter& JsonWriter::end_object() { return close('}'); }
+JsonWriter& JsonWriter::begin_array() { return open('['); }
+JsonWriter& JsonWriter::end_array() { return close(']'); }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
     assert(!empty_.empty() && !after_key_);

@@ -35,6 +35,8 @@ public:
 
 private:
     void before_value();  // the comma between elements of an array
+    JsonWriter& open(char bracket);
+    JsonWriter& close(char bracket);
     std::string out_;
     std::vector<bool> empty_;  // per open object or array: no element written yet
     bool after_key_ = false;

@@ -20,6 +20,9 @@ constexpr bool is_draw(Dtm v) { return v > DTM_MAX; }
 
 // The mover's value of a move that leads to a position worth `next` to the opponent.
 constexpr Dtm value_through(Dtm next) { return is_draw(next) ? DTM_DRAW : Dtm(next + 1); }
+// The inverse: the opponent's value of the position a move leads to, from the move's value.
+constexpr Dtm value_after(Dtm move_value) { return is_draw(move_value) ? DTM_DRAW : Dtm(move_value - 1); }
+static_assert(value_after(value_through(12)) == 12 && value_after(value_through(DTM_DRAW)) == DTM_DRAW);
 // Orders values for the side to move: quick wins first, then draws, slow losses before quick ones.
 constexpr int preference(Dtm v) {
     if (is_win(v)) return (1 << 17) - v;

@@ -179,8 +179,7 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
         if (in.take(1) != 0) throw fail("reserved header bytes are not zero");
 
     // Sizes, before anything is allocated from them.
-    if (h.block_entries < MIN_BLOCK_ENTRIES || h.block_entries > MAX_BLOCK_ENTRIES ||
-        (h.block_entries & (h.block_entries - 1)))
+    if (!valid_block_entries(h.block_entries))
         throw fail("bad block size " + std::to_string(h.block_entries) + " entries");
     if (!expected_stem.empty() && h.material.name() != expected_stem)
         throw fail("the file holds " + h.material.name() + ", not " + expected_stem + " as its name says");

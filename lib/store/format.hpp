@@ -27,6 +27,10 @@ inline constexpr size_t FIXED_HEADER_BYTES = 64;
 inline constexpr size_t MATERIAL_BYTES = 16;
 inline constexpr uint32_t MIN_BLOCK_ENTRIES = 1u << 10;
 inline constexpr uint32_t MAX_BLOCK_ENTRIES = 1u << 24;
+// Entries per block a file may have: a power of two from MIN_BLOCK_ENTRIES to MAX_BLOCK_ENTRIES.
+constexpr bool valid_block_entries(uint32_t n) {
+    return n >= MIN_BLOCK_ENTRIES && n <= MAX_BLOCK_ENTRIES && (n & (n - 1)) == 0;
+}
 
 enum class Metric : uint8_t { Dtm = 1, Wdl = 2 };
 std::string metric_name(Metric m);  // "DTM table", "WDL bitbase"

@@ -30,9 +30,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
                 const WriteOptions& options) {
     const std::string name = path.string();
     const uint32_t requested_block = options.block_entries;
-    if (requested_block != 0 &&
-        (requested_block < format::MIN_BLOCK_ENTRIES || requested_block > format::MAX_BLOCK_ENTRIES ||
-         (requested_block & (requested_block - 1))))
+    if (requested_block != 0 && !format::valid_block_entries(requested_block))
         throw StoreError(name +
                          ": block size must be 0 (automatic) or a power of two from 2^10 to 2^24 entries");
     const int level = options.level < 0 ? codec_default_level(options.codec) : options.level;
