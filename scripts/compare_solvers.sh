@@ -8,7 +8,7 @@
 # tbdiff and lists which files are also byte-identical (cmp).
 #
 # Usage: scripts/compare_solvers.sh [--rev REV] [--threads T] [--out DIR] [--bin DIR]
-#                                   [--old-build DIR] [--level N] (--all N | MATERIAL...)
+#                                   [--old-build DIR] [--codec C] [--level N] (--all N | MATERIAL...)
 #   --rev REV        the older revision (default a51669a)
 #   --threads T      worker threads of both solvers (default 0: all cores)
 #   --out DIR        where the tables go, OUT/old and OUT/new, and the logs (default: a new
@@ -16,6 +16,8 @@
 #                    command resumes an interrupted comparison (the times are then of this run only)
 #   --bin DIR        the current build's tbgen and tbdiff (default build/bin)
 #   --old-build DIR  scratch source and build of REV (default ${TMPDIR:-/tmp}/retro-solver-COMMIT)
+#   --codec C        the codec both solvers write (xz, zstd or zlib; default xz). The values are
+#                    compared, not the bytes, so `--codec zstd --level 1` saves most of the writing
 #   --level N        compression level of both solvers (--level 1 writes xz about 4.7x faster)
 # Exit status: tbdiff's (0: every table identical); 1 when a build or a solver run fails; 2 for a
 # bad command line. Times on 2 cores: --all 4 about 4 minutes (and 2 to build the old tbgen, once);
@@ -30,6 +32,7 @@ OUT=""
 BIN="$ROOT/build/bin"
 OLD_BUILD=""
 LEVEL=()
+CODEC=()
 SET=()
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [[ $# -gt 0 ]]; do
@@ -42,6 +45,7 @@ while [[ $# -gt 0 ]]; do
         --out|-o) OUT="$2"; shift 2 ;;
         --bin) BIN="$2"; shift 2 ;;
         --old-build) OLD_BUILD="$2"; shift 2 ;;
+        --codec) CODEC=(--codec "$2"); shift 2 ;;
         --level) LEVEL=(--level "$2"); shift 2 ;;
         --all) SET+=(--all "$2"); shift 2 ;;
         -h|--help) usage; exit 0 ;;
@@ -89,7 +93,7 @@ echo "set: ${SET[*]}; threads: $THREADS; output: $OUT"
 # run NAME TBGEN: builds the set into OUT/NAME, prints its time.
 run() {
     local name=$1 tbgen=$2 start=$SECONDS
-    if ! "$tbgen" "${SET[@]}" "${LEVEL[@]}" -q -t "$THREADS" -o "$OUT/$name" > "$OUT/$name.out" 2>&1; then
+    if ! "$tbgen" "${SET[@]}" "${CODEC[@]}" "${LEVEL[@]}" -q -t "$THREADS" -o "$OUT/$name" > "$OUT/$name.out" 2>&1; then
         tail -n 20 "$OUT/$name.out" >&2
         echo "compare_solvers: the $name solver failed (log: $OUT/$name.out)" >&2
         exit 1
