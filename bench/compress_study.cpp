@@ -4,6 +4,7 @@
 //
 //   compress_study FILE.rtb...            every variant
 //   compress_study --only NAME FILE.rtb   one variant (see the table printed)
+#include <lzma.h>
 #include <tbb/combinable.h>
 #include <time.h>
 #define ZSTD_STATIC_LINKING_ONLY  // the advanced dictionary API
@@ -203,6 +204,71 @@ Result run(const Table& t, const std::array<SideCodes, 2>& sides, const Variant&
     return r;
 }
 
+
+// Raw LZMA2 (no xz container) with explicit literal context (lc), literal position (lp) and
+// position (pb) bits, over the side's codes in blocks of `block` entries, each code first passed
+// through `transform`. LZMA's literal context is the top lc bits of the previous byte, which for
+// codes ranked by frequency (small numbers common) says almost nothing unless the bits are moved.
+struct LzmaVariant {
+    std::string name;
+    uint32_t lc, lp, pb, preset;
+    uint8_t (*transform)(uint8_t);
+};
+
+uint8_t identity_code(uint8_t c) { return c; }
+uint8_t swap_nibbles(uint8_t c) { return uint8_t((c << 4) | (c >> 4)); }
+uint8_t reverse_bits(uint8_t c) {
+    uint8_t r = 0;
+    for (int b = 0; b < 8; ++b) r = uint8_t(r | (((c >> b) & 1) << (7 - b)));
+    return r;
+}
+
+Result run_lzma(const std::array<SideCodes, 2>& sides, uint64_t block, const LzmaVariant& v) {
+    Result r;
+    tbb::combinable<double> cpu;
+    tbb::combinable<uint64_t> bytes;
+    for (int side = 0; side < 2; ++side) {
+        const SideCodes& s = sides[side];
+        const uint64_t n = s.code.size(), blocks = (n + block - 1) / block;
+        std::vector<std::vector<uint8_t>> stored(blocks);
+        par::parallel_for(uint64_t(0), blocks, [&](uint64_t b) {
+            std::vector<uint8_t> raw = filled_block(s, b * block, std::min(block, n - b * block), Fill::BlockMode);
+            for (auto& c : raw) c = v.transform(c);
+            const double start = thread_cpu_seconds();
+            lzma_options_lzma o;
+            lzma_lzma_preset(&o, v.preset);
+            o.lc = v.lc, o.lp = v.lp, o.pb = v.pb;
+            o.dict_size = uint32_t(std::max<size_t>(raw.size(), LZMA_DICT_SIZE_MIN));
+            const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
+            std::vector<uint8_t> out(raw.size() + raw.size() / 2 + 1024);
+            size_t pos = 0;
+            if (lzma_raw_buffer_encode(filters, nullptr, raw.data(), raw.size(), out.data(), &pos, out.size()) !=
+                LZMA_OK)
+                std::fprintf(stderr, "%s: lzma failed\n", v.name.c_str());
+            out.resize(pos);
+            cpu.local() += thread_cpu_seconds() - start;
+            bytes.local() += pos;
+            stored[b] = std::move(out);
+        });
+        lzma_options_lzma o;
+        lzma_lzma_preset(&o, v.preset);
+        o.lc = v.lc, o.lp = v.lp, o.pb = v.pb;
+        o.dict_size = uint32_t(std::max<size_t>(block, LZMA_DICT_SIZE_MIN));
+        const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
+        for (uint64_t b = 0; b < blocks; b += std::max<uint64_t>(1, blocks / 64)) {
+            std::vector<uint8_t> out(std::min(block, n - b * block));
+            size_t in_pos = 0, out_pos = 0;
+            const double start = thread_cpu_seconds();
+            lzma_raw_buffer_decode(filters, nullptr, stored[b].data(), &in_pos, stored[b].size(), out.data(),
+                                   &out_pos, out.size());
+            r.decode_us.push_back(1e6 * (thread_cpu_seconds() - start));
+        }
+    }
+    r.bytes = bytes.combine(std::plus<>());
+    r.compress_cpu = cpu.combine(std::plus<>());
+    return r;
+}
+
 // Bytes an ideal coder with static per-table statistics would need, for contexts made of the
 // codes `back` entries before (holes filled with the previous code): a bound for context modelling.
 double entropy_bytes(const SideCodes& s, const std::vector<uint64_t>& back) {
@@ -316,6 +382,59 @@ int main(int argc, char** argv) {
                             run(*table, p, xz).bytes);
                 std::fflush(stdout);
             } while (std::next_permutation(order.begin(), order.end()));
+            continue;
+        }
+        if (only == "lzma") {
+            const std::vector<LzmaVariant> lz = {
+                {"lc3lp0pb2 (xz's)", 3, 0, 2, 6, identity_code},
+                {"lc3lp0pb0", 3, 0, 0, 6, identity_code},
+                {"lc0lp0pb0", 0, 0, 0, 6, identity_code},
+                {"lc4lp0pb0", 4, 0, 0, 6, identity_code},
+                {"lc4lp0pb0 nibbles", 4, 0, 0, 6, swap_nibbles},
+                {"lc4lp0pb0 reversed", 4, 0, 0, 6, reverse_bits},
+                {"lc3lp0pb0 reversed", 3, 0, 0, 6, reverse_bits},
+                {"lc4 reversed 9e", 4, 0, 0, 9 | LZMA_PRESET_EXTREME, reverse_bits},
+            };
+            for (const LzmaVariant& v : lz) {
+                Result r = run_lzma(sides, 1 << 17, v);
+                std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
+                                 r.decode_us.end());
+                std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", table->material().name().c_str(),
+                            v.name.c_str(), r.bytes, r.compress_cpu, r.decode_us[r.decode_us.size() / 2]);
+                std::fflush(stdout);
+            }
+            continue;
+        }
+        if (only == "conditional") {
+            // Black's codes ranked by their frequency given white's stored code of the same entry.
+            const uint64_t n = sides[0].code.size(), block = 1 << 17;
+            std::vector<uint8_t> white(n);
+            for (uint64_t first = 0; first < n; first += block) {
+                const auto b = filled_block(sides[0], first, std::min(block, n - first), Fill::BlockMode);
+                std::copy(b.begin(), b.end(), white.begin() + int64_t(first));
+            }
+            std::vector<std::array<uint64_t, 256>> count(256);
+            for (auto& c : count) c.fill(0);
+            for (uint64_t i = 0; i < n; ++i)
+                if (!sides[1].hole[i]) ++count[white[i]][sides[1].code[i]];
+            std::vector<std::array<uint8_t, 256>> rank(256);
+            for (int w = 0; w < 256; ++w) {
+                std::array<int, 256> order;
+                std::iota(order.begin(), order.end(), 0);
+                std::stable_sort(order.begin(), order.end(),
+                                 [&](int a, int b) { return count[size_t(w)][size_t(a)] > count[size_t(w)][size_t(b)]; });
+                for (int r = 0; r < 256; ++r) rank[size_t(w)][size_t(order[size_t(r)])] = uint8_t(r);
+            }
+            std::array<SideCodes, 2> cond = sides;
+            for (uint64_t i = 0; i < n; ++i)
+                if (!sides[1].hole[i]) cond[1].code[i] = rank[white[i]][sides[1].code[i]];
+            const LzmaVariant v{"lc0lp0pb0", 0, 0, 0, 6, identity_code};
+            for (const auto* which : {&sides, &cond}) {
+                std::array<SideCodes, 2> black_only = {(*which)[1], (*which)[1]};
+                const Result all = run_lzma(*which, block, v), black = run_lzma(black_only, block, v);
+                std::printf("%-10s %-22s %14lu  black %lu\n", table->material().name().c_str(),
+                            which == &sides ? "plain" : "black | white", all.bytes, black.bytes / 2);
+            }
             continue;
         }
         if (only == "entropy") {
