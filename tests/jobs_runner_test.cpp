@@ -124,20 +124,66 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_TRUE(none.interrupted);
     EXPECT_TRUE(none.built.empty());
 
+    // Beside the checkpoint, the ply it resumes at and the seconds spent so far. Pretend they were
+    // 1000: the resumed table's time and its line in tbgen.times must count them.
+    const fs::path elapsed = checkpoint.string() + ".seconds";
+    int ply = -1;
+    double seconds = -1;
+    ASSERT_TRUE(std::ifstream(elapsed) >> ply >> seconds) << "no " << elapsed;
+    EXPECT_GT(ply, 0);
+    EXPECT_GE(seconds, 0);
+    std::ofstream(elapsed) << ply << " 1000\n";
+
     stop = false;
     const JobPlan plan = make_plan(KPK, dir);
     ASSERT_EQ(plan.to_build(), 1);
     EXPECT_TRUE(plan.tables.back().has_checkpoint);
     bool resumed = false;
     options.report = [&](const std::string& line) {
-        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at ply ");
+        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at ply ") &&
+                   line.ends_with("(16 min 40 s spent on it before)");
     };
     const JobResult second = run_job(plan, options);
     EXPECT_FALSE(second.interrupted);
     ASSERT_EQ(second.built.size(), 1u);
     EXPECT_TRUE(second.built[0].resumed);
+    EXPECT_GE(second.built[0].seconds, 1000);
     EXPECT_TRUE(resumed);
     expect_same_files(dir);
+    EXPECT_FALSE(fs::exists(elapsed));
+    const std::string times = slurp(dir / "tbgen.times");
+    const auto at = times.find("KPvK ");
+    ASSERT_NE(at, std::string::npos) << times;
+    std::istringstream line(times.substr(at + 5));
+    uint64_t entries = 0;
+    double recorded = 0;
+    line >> entries >> recorded;
+    EXPECT_GE(recorded, 1000);
+}
+
+TEST_F(JobsRunner, AResumedTableWithoutItsEarlierTimeIsNotTimed) {
+    // A checkpoint whose time file is of another ply (or missing): the table's time would be only
+    // its last part, so tbgen.times gets no line for it.
+    const fs::path dir = base_ / "untimed";
+    fs::create_directories(dir);
+    std::atomic<bool> stop{false};
+    int plies = 0;
+    JobOptions options;
+    options.stop = &stop;
+    options.checkpoint_seconds = 1e9;
+    options.solver_line = [&](const std::string& line) {
+        if (line.starts_with("KPvK: won in") && ++plies == 10) stop = true;
+    };
+    ASSERT_TRUE(run_job(make_plan(KPK, dir), options).interrupted);
+    const fs::path elapsed = checkpoint_path(dir, Material::parse("KPvK")).string() + ".seconds";
+    ASSERT_TRUE(fs::exists(elapsed));
+    std::ofstream(elapsed) << "1 1000\n";  // ply 1: no checkpoint of this table stops there
+    stop = false;
+    const JobResult second = run_job(make_plan(KPK, dir), options);
+    ASSERT_EQ(second.built.size(), 1u);
+    EXPECT_TRUE(second.built[0].resumed);
+    EXPECT_LT(second.built[0].seconds, 1000);
+    EXPECT_EQ(slurp(dir / "tbgen.times").find("KPvK "), std::string::npos);
 }
 
 TEST_F(JobsRunner, StatusFollowsEveryLineOfTheTablesBuilt) {

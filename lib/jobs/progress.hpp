@@ -36,6 +36,10 @@ public:
     // Tables start and finish in the order given.
     void table_started(Clock::time_point now = Clock::now());
     void table_finished(Clock::time_point now = Clock::now());
+    // The current table was resumed after `seconds` spent on it in earlier runs: they count as spent.
+    void table_resumed(double seconds) {
+        table_start_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    }
 
     // Expected seconds to solve m with `entries` entries (both sides), from the rates so far.
     std::optional<double> expected_seconds(const Material& m, uint64_t entries) const;

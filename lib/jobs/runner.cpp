@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 #include "jobs/estimates.hpp"
 #include "jobs/log.hpp"
@@ -28,6 +29,32 @@ void remove_if_present(const std::filesystem::path& path,
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Beside a checkpoint: "PLY SECONDS", the seconds the table had taken when the checkpoint of PLY
+// was written. A checkpoint must stay byte-identical for any run, so the time is kept apart.
+std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {
+    return checkpoint.string() + ".seconds";
+}
+
+void write_elapsed(const std::filesystem::path& checkpoint, int ply, double seconds) {
+    const std::filesystem::path path = elapsed_path(checkpoint), tmp = path.string() + ".tmp";
+    {
+        std::ofstream out(tmp);
+        out << ply << ' ' << seconds << '\n';
+        if (!out.flush()) return;  // only an estimate is lost
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+}
+
+// The seconds spent before the checkpoint of `ply`, when the file beside it is of that ply.
+std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, int ply) {
+    std::ifstream in(elapsed_path(checkpoint));
+    int at = -1;
+    double seconds = -1;
+    if (in >> at >> seconds && at == ply && seconds >= 0) return seconds;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -78,6 +105,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                 write_wdl(*read_table(file), wdl_path(plan.dir, m), options.write);
             remove_if_present(checkpoint, options.note);  // left by a kill after the file was renamed
             remove_if_present(layer_log_path(checkpoint), options.note);
+            remove_if_present(elapsed_path(checkpoint), options.note);
             continue;
         }
         if (options.stop && options.stop->load()) {
@@ -89,6 +117,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         status.material = m;
         status.table = position;
         remove_if_present(checkpoint.string() + ".tmp", options.note);
+        remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options.note);
 
         std::string start("[");
         start += std::to_string(position) + "/" + std::to_string(work.size()) + "] " + m.name() +
@@ -98,7 +127,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             start += ", expected ~" + format_duration(*e);
         report(start);
 
-        const auto table_start = std::chrono::steady_clock::now();
+        auto table_start = std::chrono::steady_clock::now();
         progress.table_started();
         Tablebase tables(plan.dir);  // loads the direct sub-tables only, and frees them afterwards
         LineStream solver_lines([&](const std::string& line) {
@@ -110,10 +139,25 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         solve_options.progress = &solver_lines;
         solve_options.checkpoint = checkpoint;
         solve_options.checkpoint_seconds = options.checkpoint_seconds;
-        bool resuming = false;  // only once the solver has found the checkpoint intact
+        bool resuming = false;      // only once the solver has found the checkpoint intact
+        bool time_complete = true;  // false when a resumed table's earlier time is unknown
         solve_options.checkpoint_found = [&](std::optional<int> resumed_at, const std::string& message) {
             resuming = resumed_at.has_value();
-            report(m.name() + ": " + message);
+            std::string line = m.name() + ": " + message;
+            if (resuming) {
+                if (const auto before = read_elapsed(checkpoint, *resumed_at)) {
+                    table_start -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(*before));
+                    progress.table_resumed(*before);
+                    line += " (" + format_duration(*before) + " spent on it before)";
+                } else {
+                    time_complete = false;
+                }
+            }
+            report(line);
+        };
+        solve_options.checkpoint_written = [&](int ply) {
+            write_elapsed(checkpoint, ply, seconds_since(table_start));
         };
         solve_options.stop = options.stop;
         std::shared_ptr<Table> table;
@@ -134,6 +178,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);
         remove_if_present(layer_log_path(checkpoint), options.note);
+        remove_if_present(elapsed_path(checkpoint), options.note);
         char rate[64];
         std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
         std::error_code ec;
@@ -149,7 +194,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         }
         progress.table_finished();
         const double table_seconds = seconds_since(table_start);  // solve, write and verify
-        if (!resuming) {  // a resumed table's time is only its last part
+        if (time_complete) {  // a resumed table without its earlier time would look too fast
             std::ofstream times(times_path, std::ios::app);
             times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
         }

@@ -2,9 +2,11 @@
 // checkpoints, stops cleanly when asked, and writes each file atomically.
 //
 // Files in the output directory besides the tables: MATERIAL.checkpoint (a solve in progress, deleted
-// once the table file is written), MATERIAL.checkpoint.damaged (one that failed its checks, set aside
-// with a warning while the table starts over), tbgen.times (material, entries, seconds of every table
-// built: the ETA of later runs uses it), .tbgen.lock (see DirectoryLock), tbgen.log (written by tbgen).
+// once the table file is written) with MATERIAL.layers (its layer log) and MATERIAL.checkpoint.seconds
+// (the ply of the checkpoint and the seconds the table had taken then), MATERIAL.checkpoint.damaged (one that
+// failed its checks, set aside with a warning while the table starts over), tbgen.times (material, entries,
+// seconds of every table built: the ETA of later runs uses it), .tbgen.lock (see DirectoryLock), tbgen.log
+// (written by tbgen).
 #pragma once
 
 #include <atomic>
@@ -44,7 +46,9 @@ struct JobOptions {
 
 struct BuiltTable {
     Material material;
-    double seconds = 0;    // this run's solve, write (and verify) time, not counting earlier runs
+    // Solve, write (and verify) time, with the earlier runs' time of a resumed table when it is known
+    // (MATERIAL.checkpoint.seconds of the checkpoint's ply), else this run's only.
+    double seconds = 0;
     bool resumed = false;  // continued from an intact checkpoint
 };
 

@@ -172,6 +172,7 @@ private:
             write_checkpoint(options_.checkpoint, scheme().material(), state_);
             last_checkpoint_ = std::chrono::steady_clock::now();
             report("checkpoint at ply " + std::to_string(next_ply));
+            if (options_.checkpoint_written) options_.checkpoint_written(next_ply);
         }
         if (stop)
             throw SolveInterrupted(scheme().material().name() + ": stopped at ply " +

@@ -27,6 +27,9 @@ struct SolveOptions {
     // callback the message goes to progress.
     std::function<void(std::optional<int> resumed_at, const std::string& message)> checkpoint_found;
     double checkpoint_seconds = 300;  // at most this long between checkpoints
+    // Told after each checkpoint is on disk, with the ply it resumes at (the job runner keeps the
+    // table's elapsed time beside it, so a resumed table's time and ETA count the earlier runs).
+    std::function<void(int next_ply)> checkpoint_written;
     // Polled between plies and within the first passes; when true the solver checkpoints (between
     // plies) and throws SolveInterrupted.
     const std::atomic<bool>* stop = nullptr;
