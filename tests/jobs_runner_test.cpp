@@ -64,6 +64,17 @@ protected:
     static inline fs::path base_;
 };
 
+// Options that stop the job after KPvK's tenth ply (only the stop writes a checkpoint).
+JobOptions stopping_at_ply_10_of_kpvk(std::atomic<bool>& stop, int& plies) {
+    JobOptions options;
+    options.stop = &stop;
+    options.checkpoint_seconds = 1e9;
+    options.solver_line = [&stop, &plies](const std::string& line) {
+        if (line.starts_with("KPvK: won in") && ++plies == 10) stop = true;
+    };
+    return options;
+}
+
 }  // namespace
 
 TEST_F(JobsRunner, CompleteTablesAreSkipped) {
@@ -105,12 +116,7 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     fs::create_directories(dir);
     std::atomic<bool> stop{false};
     int plies = 0;
-    JobOptions options;
-    options.stop = &stop;
-    options.checkpoint_seconds = 1e9;  // only the stop writes a checkpoint
-    options.solver_line = [&](const std::string& line) {
-        if (line.starts_with("KPvK: won in") && ++plies == 10) stop = true;
-    };
+    JobOptions options = stopping_at_ply_10_of_kpvk(stop, plies);
     const JobResult first = run_job(make_plan(KPK, dir), options);
     EXPECT_TRUE(first.interrupted);
     EXPECT_EQ(first.built.size(), 4u);  // the sub-tables are done
@@ -168,12 +174,7 @@ TEST_F(JobsRunner, AResumedTableWithoutItsEarlierTimeIsNotTimed) {
     fs::create_directories(dir);
     std::atomic<bool> stop{false};
     int plies = 0;
-    JobOptions options;
-    options.stop = &stop;
-    options.checkpoint_seconds = 1e9;
-    options.solver_line = [&](const std::string& line) {
-        if (line.starts_with("KPvK: won in") && ++plies == 10) stop = true;
-    };
+    JobOptions options = stopping_at_ply_10_of_kpvk(stop, plies);
     ASSERT_TRUE(run_job(make_plan(KPK, dir), options).interrupted);
     const fs::path elapsed = checkpoint_path(dir, Material::parse("KPvK")).string() + ".seconds";
     ASSERT_TRUE(fs::exists(elapsed));
