@@ -376,10 +376,26 @@ int main(int argc, char** argv) {
                 std::string name = "digits";
                 for (int k : order) {
                     name += ' ';
-                    name += std::to_string(radix[size_t(k)]);
+                    name += std::to_string(k);
                 }
-                std::printf("%-10s %-22s %14lu\n", table->material().name().c_str(), name.c_str(),
-                            run(*table, p, xz).bytes);
+                // Cheap predictors of the size, for a search when writing: the code changes between
+                // neighbours (holes skipped), and xz over every 16th block.
+                uint64_t breaks = 0, sample = 0;
+                for (const SideCodes& side : p) {
+                    int last = -1;
+                    for (uint64_t i = 0; i < side.code.size(); ++i)
+                        if (!side.hole[i]) {
+                            breaks += last >= 0 && side.code[i] != last;
+                            last = side.code[i];
+                        }
+                    for (uint64_t first = 0; first < side.code.size(); first += 16 * xz.block) {
+                        const auto b = filled_block(side, first, std::min(xz.block, side.code.size() - first),
+                                                    Fill::BlockMode);
+                        sample += compress(Codec::Xz, 6, b.data(), b.size()).size();
+                    }
+                }
+                std::printf("%-10s %-22s %14lu %12lu %12lu\n", table->material().name().c_str(), name.c_str(),
+                            run(*table, p, xz).bytes, breaks, sample);
                 std::fflush(stdout);
             } while (std::next_permutation(order.begin(), order.end()));
             continue;

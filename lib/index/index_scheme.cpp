@@ -114,6 +114,12 @@ uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmet
     return idx;
 }
 
+std::vector<uint64_t> IndexScheme::digit_radices() const {
+    std::vector<uint64_t> radices{uint64_t(kings_->count)};
+    for (const Group& g : groups_) radices.push_back(g.size);
+    return radices;
+}
+
 uint64_t IndexScheme::encode(const Placement& p) const {
     const Square wk = p.square[0], bk = p.square[1];
     const Symmetry sym = kings_->symmetry[wk][bk];

@@ -28,6 +28,9 @@ public:
 
     const Material& material() const { return material_; }
     uint64_t size() const { return size_; }
+    // The radices of the index's digits, most significant first: the king pair, then each group of
+    // like men (an index is read in this mixed radix; store/digit_order.hpp permutes the digits).
+    std::vector<uint64_t> digit_radices() const;
     bool has_pawns() const { return pawns_; }
     int men() const { return men_; }
     Piece piece_of_slot(int slot) const { return slot_piece_[slot]; }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "index/index_scheme.hpp"
+#include "store/digit_order.hpp"
 #include "store/wdl.hpp"
 
 namespace retro::format {
@@ -49,11 +50,15 @@ constexpr uint8_t BYTE_DRAW = 255;
 
 bool valid_value(const Header& h, uint16_t v) {
     if (h.metric == Metric::Wdl) return v <= uint8_t(Wdl::Win);
-    return h.version == VERSION_WIDE_VALUES || fits_byte_values(v);
+    return h.version >= VERSION_WIDE_VALUES || fits_byte_values(v);
 }
 
 // The widest code a version allows.
-unsigned widest_code(uint32_t version) { return version == VERSION_WIDE_VALUES ? 16 : 8; }
+unsigned widest_code(uint32_t version) { return version >= VERSION_WIDE_VALUES ? 16 : 8; }
+
+// The 12 bytes after the block count: reserved (zero) before version 3; from it, the number of index
+// digits and the digit order, then zeros.
+constexpr size_t ORDER_BYTES = 12;
 
 }  // namespace
 
@@ -94,13 +99,18 @@ std::vector<uint8_t> serialize(const Header& h) {
     o.u32(h.block_entries);
     o.u64(h.entries_per_side);
     o.u32(h.block_count);
-    for (int i = 0; i < 12; ++i) o.u8(0);
+    std::array<uint8_t, ORDER_BYTES> order{};
+    if (!h.digit_order.empty()) {
+        order[0] = uint8_t(h.digit_order.size());
+        std::copy(h.digit_order.begin(), h.digit_order.end(), order.begin() + 1);
+    }
+    o.raw(order.data(), order.size());
     for (const Side& s : h.sides) {
         o.u8(s.bits);
         o.u8(0);
         o.u16(uint16_t(s.dictionary.size()));
         for (uint16_t v : s.dictionary) {
-            if (h.version == VERSION_WIDE_VALUES)
+            if (h.version >= VERSION_WIDE_VALUES)
                 o.u16(v);
             else
                 o.u8(v == DTM_DRAW && h.metric == Metric::Dtm ? BYTE_DRAW : uint8_t(v));
@@ -120,9 +130,9 @@ uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, co
         throw StoreError(name + ": truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
                          std::to_string(FIXED_HEADER_BYTES) + "-byte header");
     const uint32_t version = uint32_t(get(bytes + 8, 4));
-    if (version != VERSION_BYTE_VALUES && version != VERSION_WIDE_VALUES)
+    if (version < VERSION_BYTE_VALUES || version > VERSION_DIGIT_ORDER)
         throw StoreError(name + ": unsupported format version " + std::to_string(version) +
-                         " (this reader reads versions 1 and 2; or the file is corrupted)");
+                         " (this reader reads versions 1 to 3; or the file is corrupted)");
     const uint64_t length = get(bytes + 12, 4);
     if (length < FIXED_HEADER_BYTES + 2 * 5 + 8 + 4)
         throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
@@ -131,7 +141,7 @@ uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, co
     // count before reading it (both unverified yet, but a damaged file must not make us read gigabytes).
     const uint64_t blocks = get(bytes + 48, 4);
     const uint64_t fixed_part = FIXED_HEADER_BYTES + 8 * (blocks + 1) + 4 * blocks + 4;
-    const uint64_t largest_dictionary = version == VERSION_WIDE_VALUES ? 2 * 0xFFFF : 256;
+    const uint64_t largest_dictionary = version >= VERSION_WIDE_VALUES ? 2 * 0xFFFF : 256;
     if (length < fixed_part + 2 * 5 || length > fixed_part + 2 * (4 + largest_dictionary))
         throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
                          " does not fit " + std::to_string(blocks) + " blocks)");
@@ -175,8 +185,24 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
     h.block_entries = uint32_t(in.take(4));
     h.entries_per_side = in.take(8);
     h.block_count = uint32_t(in.take(4));
-    for (int i = 0; i < 12; ++i)
-        if (in.take(1) != 0) throw fail("reserved header bytes are not zero");
+    const uint8_t* order = bytes + in.pos;
+    in.pos += ORDER_BYTES;
+    size_t order_end = 0;  // bytes from there on must be zero
+    if (h.version == VERSION_DIGIT_ORDER) {
+        const std::vector<uint64_t> radices = IndexScheme(h.material).digit_radices();
+        if (order[0] != radices.size() || order[0] >= ORDER_BYTES)
+            throw fail("bad digit order in header (" + std::to_string(order[0]) + " digits, " +
+                       h.material.name() + " has " + std::to_string(radices.size()) + ")");
+        h.digit_order.assign(order + 1, order + 1 + order[0]);
+        try {
+            DigitOrder(radices, h.digit_order);
+        } catch (const std::invalid_argument&) {
+            throw fail("bad digit order in header (not a permutation of the index's digits)");
+        }
+        order_end = 1 + size_t(order[0]);
+    }
+    for (size_t i = order_end; i < ORDER_BYTES; ++i)
+        if (order[i] != 0) throw fail("reserved header bytes are not zero");
 
     // Sizes, before anything is allocated from them.
     if (!valid_block_entries(h.block_entries))

@@ -1,4 +1,5 @@
-// The table file header (format v1, and v2 for distances past 254 plies): layout, parsing and checks.
+// The table file header (format v1; v2 for distances past 254 plies; v3 for entries stored in another
+// digit order): layout, parsing and checks.
 // docs/format.md is the reference; the constants and the byte offsets here follow it.
 #pragma once
 
@@ -20,6 +21,9 @@ inline constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'T', 'B', '\0'};
 // allows 16-bit codes, for tables with distances past 254 plies. The writer picks the lowest that fits.
 inline constexpr uint32_t VERSION_BYTE_VALUES = 1;
 inline constexpr uint32_t VERSION_WIDE_VALUES = 2;
+// Version 3 is version 2 (16-bit dictionary values and codes) with the entries stored in the digit
+// order named in the header's formerly reserved bytes (store/digit_order.hpp).
+inline constexpr uint32_t VERSION_DIGIT_ORDER = 3;
 // Whether a DTM value fits a version 1 dictionary byte: distances up to 254 plies, and the draw.
 constexpr bool fits_byte_values(Dtm v) { return v <= 254 || v == DTM_DRAW; }
 inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
@@ -51,6 +55,8 @@ struct Header {
     std::array<Side, 2> sides;
     std::vector<uint64_t> offsets;    // block_count + 1 absolute file offsets; the last is the file size
     std::vector<uint32_t> block_crc;  // CRC-32 of each block's stored bytes
+    // Version 3: order[k] is the index digit stored k-th most significant; empty before (natural).
+    std::vector<uint8_t> digit_order;
 
     uint32_t blocks_per_side() const {
         return uint32_t((entries_per_side + block_entries - 1) / block_entries);
@@ -61,15 +67,15 @@ struct Header {
     size_t unpacked_bytes(uint32_t b) const;
     // Bytes from the start of the file to the first block: fixed part, sides, offsets, CRCs, header CRC.
     uint64_t header_bytes() const;
-    // Bytes of one dictionary value: 1 in version 1, 2 in version 2.
-    int value_bytes() const { return version == VERSION_WIDE_VALUES ? 2 : 1; }
+    // Bytes of one dictionary value: 1 in version 1, 2 from version 2 on.
+    int value_bytes() const { return version >= VERSION_WIDE_VALUES ? 2 : 1; }
 };
 
 // Serialises the header, its CRC included (offsets and block CRCs must be filled in).
 std::vector<uint8_t> serialize(const Header& h);
 
 // Checks the fixed part of a header (the first `size` bytes of a file of `file_size` bytes, size =
-// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 or 2). Returns the length of the whole
+// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 to 3). Returns the length of the whole
 // header. Throws StoreError("<name>: ...").
 uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name);
 

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 #include "index/legal_entries.hpp"
 #include "parallel/ordered_pipeline.hpp"
 #include "parallel/parallel_for.hpp"
 #include "store/atomic_file.hpp"
+#include "store/digit_order.hpp"
 #include "store/format.hpp"
 #include "store/table_reader.hpp"
 
@@ -24,6 +26,65 @@ int bits_for(size_t dictionary_size, int min_bits) {
     int bits = 1;
     while ((size_t(1) << bits) < dictionary_size || bits < min_bits) bits *= 2;
     return bits;
+}
+
+// Candidate digit orders: every permutation of up to 4 digits (5-man tables: 24), else the natural
+// order and each digit moved to the least significant place.
+std::vector<std::vector<uint8_t>> candidate_orders(size_t digits) {
+    std::vector<uint8_t> natural(digits);
+    std::iota(natural.begin(), natural.end(), uint8_t(0));
+    std::vector<std::vector<uint8_t>> out;
+    if (digits <= 4) {
+        std::vector<int> p(digits);
+        std::iota(p.begin(), p.end(), 0);
+        do out.emplace_back(p.begin(), p.end());
+        while (std::next_permutation(p.begin(), p.end()));
+        return out;
+    }
+    out.push_back(natural);
+    for (size_t d = 0; d + 1 < digits; ++d) {
+        std::vector<uint8_t> p = natural;
+        std::rotate(p.begin() + int64_t(d), p.begin() + int64_t(d) + 1, p.end());
+        out.push_back(p);
+    }
+    return out;
+}
+
+// The candidate order whose sample of blocks (up to SAMPLE per side, evenly spread) compresses to the
+// fewest bytes; ties go to the earlier candidate, the natural order first. stored_bytes(b, order)
+// compresses block b as it would be stored.
+template <class StoredBytes>
+DigitOrder smallest_order(const IndexScheme& scheme, uint32_t per_side, StoredBytes&& stored_bytes) {
+    constexpr uint32_t SAMPLE = 8;
+    const std::vector<uint64_t> radices = scheme.digit_radices();
+    std::vector<DigitOrder> candidates;
+    for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
+    if (candidates.size() == 1) return candidates.front();
+    std::vector<uint32_t> sample;
+    const uint32_t step = std::max<uint32_t>(1, per_side / SAMPLE);
+    for (uint32_t side = 0; side < 2; ++side)
+        for (uint32_t b = step / 2; b < per_side; b += step) sample.push_back(side * per_side + b);
+    std::vector<uint64_t> bytes(candidates.size() * sample.size());
+    par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
+        bytes[k] = stored_bytes(sample[k % sample.size()], candidates[k / sample.size()]);
+    });
+    size_t best = 0;
+    uint64_t best_bytes = UINT64_MAX;
+    for (size_t c = 0; c < candidates.size(); ++c) {
+        const uint64_t total = std::accumulate(bytes.begin() + int64_t(c * sample.size()),
+                                               bytes.begin() + int64_t((c + 1) * sample.size()), uint64_t(0));
+        if (total < best_bytes) best = c, best_bytes = total;
+    }
+    return candidates[best];
+}
+
+DigitOrder given_order(const IndexScheme& scheme, const std::vector<uint8_t>& order,
+                       const std::string& name) {
+    try {
+        return DigitOrder(scheme.digit_radices(), order);
+    } catch (const std::invalid_argument& e) {
+        throw StoreError(name + ": " + e.what());
+    }
 }
 
 void write_file(const Table& t, const std::filesystem::path& path, Metric metric,
@@ -110,9 +171,49 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     h.block_count = 2 * uint32_t((entries + h.block_entries - 1) / h.block_entries);
     const uint32_t per_side = h.blocks_per_side();
 
-    // Pass 2, over blocks, written as they are compressed: holes take the most common value of their
-    // block (the side's most common when the block has none); pack the codes and compress them. The
-    // header goes first, once the blocks' offsets and CRCs are known.
+    // The codes of block b stored in `order`: holes take the most common value of their block (the
+    // side's most common when the block has none); packed, not yet compressed.
+    auto block_codes = [&](uint32_t b, const DigitOrder& order) {
+        const Color side = Color(b / per_side);
+        const format::Side& s = h.sides[side];
+        const std::vector<uint16_t>& code = code_of[side];
+        const uint32_t n = h.entries_in_block(b);
+        std::vector<uint16_t> codes(n);
+        std::vector<bool> hole(n);
+        std::vector<uint64_t> count(s.dictionary.size());
+        Position pos;
+        order.for_each_index(uint64_t(b % per_side) * h.block_entries, n, [&](uint64_t i, uint64_t idx) {
+            hole[i] = is_hole(side, idx, pos);
+            codes[i] = hole[i] ? 0 : code[value_of(side, idx)];
+            if (!hole[i]) ++count[codes[i]];
+        });
+        const unsigned fill = unsigned(std::max_element(count.begin(), count.end()) - count.begin());
+        std::vector<uint8_t> packed(h.unpacked_bytes(b), 0);
+        if (s.bits > 0)
+            for (uint32_t i = 0; i < n; ++i) {
+                const unsigned c = hole[i] ? fill : codes[i];
+                const uint64_t bit = uint64_t(i) * s.bits;
+                packed[bit >> 3] |= uint8_t(c << (bit & 7));
+                if (s.bits == 16) packed[(bit >> 3) + 1] = uint8_t(c >> 8);
+            }
+        return packed;
+    };
+    const DigitOrder order =
+        !options.digit_order.empty() ? given_order(t.scheme, options.digit_order, name)
+        : options.search_digit_order
+            ? smallest_order(t.scheme, per_side,
+                             [&](uint32_t b, const DigitOrder& o) {
+                                 const auto codes = block_codes(b, o);
+                                 return compress(h.codec, level, codes.data(), codes.size()).size();
+                             })
+            : DigitOrder();
+    if (!order.natural()) {
+        h.version = format::VERSION_DIGIT_ORDER;
+        h.digit_order = order.order();
+    }
+
+    // Pass 2, over blocks, written as they are compressed. The header goes first, once the blocks'
+    // offsets and CRCs are known.
     AtomicFile file(path);
     h.offsets.assign(size_t(h.block_count) + 1, 0);
     h.block_crc.assign(h.block_count, 0);
@@ -122,25 +223,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     par::ordered_pipeline(
         h.block_count, 4 * size_t(tbb::this_task_arena::max_concurrency()),
         [&](uint64_t b) {
-            const Color side = Color(b / per_side);
-            const format::Side& s = h.sides[side];
-            const std::vector<uint16_t>& code = code_of[side];
-            const uint64_t first = (b % per_side) * h.block_entries;
-            const uint32_t n = h.entries_in_block(uint32_t(b));
-            std::vector<bool> hole(n);
-            std::vector<uint64_t> count(s.dictionary.size());
-            Position pos;
-            for (uint32_t i = 0; i < n; ++i)
-                if (!(hole[i] = is_hole(side, first + i, pos))) ++count[code[value_of(side, first + i)]];
-            const unsigned fill = unsigned(std::max_element(count.begin(), count.end()) - count.begin());
-            std::vector<uint8_t> codes(h.unpacked_bytes(uint32_t(b)), 0);
-            if (s.bits > 0)
-                for (uint32_t i = 0; i < n; ++i) {
-                    const unsigned c = hole[i] ? fill : code[value_of(side, first + i)];
-                    const uint64_t bit = uint64_t(i) * s.bits;
-                    codes[bit >> 3] |= uint8_t(c << (bit & 7));
-                    if (s.bits == 16) codes[(bit >> 3) + 1] = uint8_t(c >> 8);
-                }
+            const auto codes = block_codes(uint32_t(b), order);
             return compress(h.codec, level, codes.data(), codes.size());
         },
         [&](std::vector<uint8_t>&& stored) {
@@ -185,16 +268,20 @@ std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
     // The long values of each block, gathered in block order.
     std::vector<std::vector<Table::LongValue>> block_longs(reader.header().block_count);
     reader.read_all([&](uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values) {
-        uint8_t* out = bytes[side].data() + first;
-        for (size_t i = 0; i < values.size(); ++i) {
-            out[i] = Table::byte_of(values[i]);
-            if (out[i] == Table::LONG_BYTE) block_longs[block].push_back({first + i, values[i]});
-        }
+        uint8_t* out = bytes[side].data();
+        reader.digit_order().for_each_index(first, values.size(), [&](uint64_t k, uint64_t idx) {
+            out[idx] = Table::byte_of(values[k]);
+            if (out[idx] == Table::LONG_BYTE) block_longs[block].push_back({idx, values[k]});
+        });
     });
     const uint32_t per_side = reader.header().blocks_per_side();
     Table::LongValues longs;
     for (uint32_t b = 0; b < block_longs.size(); ++b)
         longs[b / per_side].insert(longs[b / per_side].end(), block_longs[b].begin(), block_longs[b].end());
+    if (!reader.digit_order().natural())  // the list is searched by index
+        for (auto& side : longs)
+            std::sort(side.begin(), side.end(),
+                      [](const auto& a, const auto& b) { return a.index < b.index; });
     return std::make_unique<Table>(reader.material(), std::move(bytes), std::move(longs));
 }
 
@@ -203,7 +290,9 @@ std::unique_ptr<WdlTable> read_wdl(const std::filesystem::path& path) {
     auto table = std::make_unique<WdlTable>(reader.material());
     for (auto& v : table->values) v.resize(reader.scheme().size());
     reader.read_all([&](uint32_t, Color side, uint64_t first, std::span<const uint16_t> values) {
-        std::copy(values.begin(), values.end(), table->values[side].begin() + int64_t(first));
+        reader.digit_order().for_each_index(first, values.size(), [&](uint64_t k, uint64_t idx) {
+            table->values[side][idx] = uint8_t(values[k]);
+        });
     });
     return table;
 }

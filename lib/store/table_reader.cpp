@@ -53,6 +53,8 @@ TableReader::TableReader(const std::filesystem::path& path, std::string* bytes, 
       in_memory_(bytes != nullptr),
       header_(load_header(metric)),
       scheme_(header_.material),
+      order_(header_.digit_order.empty() ? DigitOrder()
+                                         : DigitOrder(scheme_.digit_radices(), header_.digit_order)),
       cache_(cache ? std::move(cache) : std::make_shared<BlockCache>()),
       owner_(BlockCache::new_owner()),
       block_shift_(std::countr_zero(header_.block_entries)) {}
@@ -149,8 +151,9 @@ uint16_t TableReader::value(Color side, uint64_t idx) const {
     if (idx >= header_.entries_per_side)
         throw std::out_of_range(name_ + ": index " + std::to_string(idx) + " beyond the table");
     const format::Side& s = header_.sides[side];
-    const uint32_t b = uint32_t(side) * header_.blocks_per_side() + uint32_t(idx >> block_shift_);
-    const uint64_t j = idx & (header_.block_entries - 1);
+    const uint64_t stored = order_.stored_of(idx);
+    const uint32_t b = uint32_t(side) * header_.blocks_per_side() + uint32_t(stored >> block_shift_);
+    const uint64_t j = stored & (header_.block_entries - 1);
     if (s.bits == 0) {
         block(b);  // still checks the block
         return s.dictionary[0];

@@ -1,4 +1,4 @@
-// Reads a table file (DTM table or WDL bitbase, format v1) block by block: opening checks the header,
+// Reads a table file (DTM table or WDL bitbase, format v1 to v3) block by block: opening checks the header,
 // a probe decompresses at most the one block that holds its entry (checking that block's CRC) and
 // keeps it in a shared LRU cache. Thread-safe. See docs/format.md.
 #pragma once
@@ -11,6 +11,7 @@
 
 #include "index/index_scheme.hpp"
 #include "store/block_cache.hpp"
+#include "store/digit_order.hpp"
 #include "store/format.hpp"
 #include "store/store_error.hpp"
 
@@ -35,6 +36,8 @@ public:
     const IndexScheme& scheme() const { return scheme_; }
     const format::Header& header() const { return header_; }
     uint64_t file_size() const { return file_.size; }
+    // Where the file stores each entry (natural before version 3).
+    const DigitOrder& digit_order() const { return order_; }
 
     // Stored value of entry idx for the side to move: a Dtm for a DTM table, a Wdl for a bitbase.
     // Throws StoreError when the block is corrupted (every time it is asked for).
@@ -44,7 +47,8 @@ public:
     // The same when the caller knows: flipped means pos has the colour-swapped material.
     uint16_t value(const Position& pos, bool flipped) const;
 
-    // Receives the values of one block: entries [first, first + values.size()) of a side.
+    // Receives the values of one block: the entries stored at [first, first + values.size()) of a side;
+    // digit_order().for_each_index names their indices (first + k in the natural order).
     using BlockSink =
         std::function<void(uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values)>;
     // Decompresses and checks every block, in parallel, and hands each block's values to sink
@@ -83,6 +87,7 @@ private:
     bool in_memory_ = false;
     format::Header header_;
     IndexScheme scheme_;
+    DigitOrder order_;
     std::shared_ptr<BlockCache> cache_;
     uint64_t owner_;
     int block_shift_;
