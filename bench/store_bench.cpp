@@ -6,7 +6,8 @@
 //   RETRO_BENCH_TABLES=DIR store_bench            use DIR/KQvKR.rtb etc. instead of solving
 //   RETRO_BENCH_BIG=0 store_bench                 skip the 220 MB synthetic table
 //   RETRO_BENCH_REWRITE=FILE.rtb store_bench --benchmark_filter=Rewrite
-//                                                 write a real table at several codecs and levels
+//                                                 write a real table at several codecs and levels,
+//                                                 with and without the digit-order search
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -170,11 +171,13 @@ void ReadWholeKQvKR(benchmark::State& state) {
 }
 BENCHMARK(ReadWholeKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void write(benchmark::State& state, const Table& table, Codec codec, bool fill, int level = -1) {
+void write(benchmark::State& state, const Table& table, Codec codec, bool fill, int level = -1,
+           bool search_order = true) {
     WriteOptions o;
     o.codec = codec;
     o.fill_holes = fill;
     o.level = level;
+    o.search_digit_order = search_order;
     const auto path = table_path(scratch(), table.material());
     for (auto _ : state) write_table(table, path, o);
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(2 * table.scheme.size()));
@@ -235,15 +238,16 @@ const bool rewrite_registered = [] {
     const auto rewrite = [](benchmark::State& state) {
         // Read here, not while registering: the index tables are not set up before main.
         static const std::shared_ptr<const Table> table = read_table(std::getenv("RETRO_BENCH_REWRITE"));
-        write(state, *table, Codec(state.range(0)), true, int(state.range(1)));
+        write(state, *table, Codec(state.range(0)), true, int(state.range(1)), state.range(2));
     };
     benchmark::RegisterBenchmark("Rewrite", rewrite)
-        ->Args({int(Codec::Xz), 6})
-        ->Args({int(Codec::Xz), 4})
-        ->Args({int(Codec::Xz), 3})
-        ->Args({int(Codec::Xz), 1})
-        ->Args({int(Codec::Zstd), 9})
-        ->ArgNames({"codec", "level"})
+        ->Args({int(Codec::Xz), 6, 1})
+        ->Args({int(Codec::Xz), 6, 0})
+        ->Args({int(Codec::Xz), 4, 1})
+        ->Args({int(Codec::Xz), 3, 1})
+        ->Args({int(Codec::Xz), 1, 1})
+        ->Args({int(Codec::Zstd), 9, 1})
+        ->ArgNames({"codec", "level", "order_search"})
         ->Iterations(1)
         ->UseRealTime()
         ->Unit(benchmark::kSecond);
