@@ -1,5 +1,6 @@
 // Writes a seed corpus for the fuzz targets: small valid table files (KQvK, KRvK, KBvK) in every
-// codec, with large and small blocks, DTM and WDL, and raw codec streams.
+// codec, with large and small blocks, DTM and WDL, in the natural and another digit order (format
+// version 3), and raw codec streams.
 //
 //   make_seeds DIR
 #include <filesystem>
@@ -33,6 +34,8 @@ int main(int argc, char** argv) {
                 const std::string stem = std::to_string(n++) + "-";
                 write_table(*table, dir / "reader" / (stem + name + ".rtb"), o);
                 write_wdl(*table, dir / "reader" / (stem + name + ".rtw"), o);
+                o.digit_order = {1, 0};  // format version 3
+                write_table(*table, dir / "reader" / (stem + "order-" + name + ".rtb"), o);
             }
         tables.add(table);
     }

@@ -1,10 +1,13 @@
 // libFuzzer target: the table file reader on arbitrary bytes. Any input must either open and read
 // consistently or be refused with StoreError; crashes, sanitizer reports, other exceptions and
 // out-of-memory are bugs. See docs/format.md ("Fuzzing") for how to build and run it.
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "store/codec.hpp"
 #include "store/table_reader.hpp"
@@ -33,8 +36,12 @@ void exercise(const TableReader& reader, const uint8_t* data, size_t size) {
     }
     // A file that verified reads whole the same as block by block.
     if (entries > (uint64_t(1) << 22)) return;
-    std::array<std::vector<uint8_t>, 2> values;
-    reader.read_all(values);
+    std::array<std::vector<uint16_t>, 2> values;
+    for (auto& v : values) v.resize(entries);
+    reader.read_all([&](uint32_t, Color side, uint64_t first, std::span<const uint16_t> block) {
+        reader.digit_order().for_each_index(first, block.size(),
+                                            [&](uint64_t k, uint64_t idx) { values[side][idx] = block[k]; });
+    });
     for (int side = 0; side < 2; ++side)
         for (uint64_t i = 0; i < entries; i += 1 + entries / 64)
             if (reader.value(Color(side), i) != values[size_t(side)][i]) std::abort();

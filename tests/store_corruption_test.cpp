@@ -87,6 +87,19 @@ TEST(StoreCorruption, EveryBitFlipAndTruncationOfKQvKIsRejected) {
     EXPECT_TRUE(table_file_valid(path));
 }
 
+TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion3FileIsRejected) {
+    // Entries stored in another digit order: the order's bytes are header bytes like the others.
+    ScratchDir dir("corrupt-order");
+    const auto table = small_table("KRvK");
+    const fs::path path = table_path(dir.path, table->material());
+    WriteOptions o;
+    o.digit_order = {1, 0};
+    write_table(*table, path, o);
+    const std::string good = read_bytes(path);
+    ASSERT_EQ(TableReader(good, path, format::Metric::Dtm).header().version, format::VERSION_DIGIT_ORDER);
+    EXPECT_EQ(check_all_variants(path, good, format::Metric::Dtm), "");
+}
+
 TEST(StoreCorruption, EveryBitFlipAndTruncationWithSmallBlocksIsRejected) {
     // Many small blocks of every codec: the damage lands in block offsets, CRCs and block data.
     ScratchDir dir("corrupt-small");

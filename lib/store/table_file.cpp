@@ -28,13 +28,14 @@ int bits_for(size_t dictionary_size, int min_bits) {
     return bits;
 }
 
-// Candidate digit orders: every permutation of up to 4 digits (5-man tables: 24), else the natural
-// order and each digit moved to the least significant place.
+// Candidate digit orders: every permutation of up to 5 digits (at most 24 for 5 men, 120 for 6: the
+// sample costs the same whatever the table's size), else (7 men) the natural order and each digit
+// moved to the least significant place.
 std::vector<std::vector<uint8_t>> candidate_orders(size_t digits) {
     std::vector<uint8_t> natural(digits);
     std::iota(natural.begin(), natural.end(), uint8_t(0));
     std::vector<std::vector<uint8_t>> out;
-    if (digits <= 4) {
+    if (digits <= 5) {
         std::vector<int> p(digits);
         std::iota(p.begin(), p.end(), 0);
         do out.emplace_back(p.begin(), p.end());
