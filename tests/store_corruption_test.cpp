@@ -90,11 +90,7 @@ TEST(StoreCorruption, EveryBitFlipAndTruncationOfKQvKIsRejected) {
 TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion3FileIsRejected) {
     // Entries stored in another digit order: the order's bytes are header bytes like the others.
     ScratchDir dir("corrupt-order");
-    const auto table = small_table("KRvK");
-    const fs::path path = table_path(dir.path, table->material());
-    WriteOptions o;
-    o.digit_order = {1, 0};
-    write_table(*table, path, o);
+    const fs::path path = write_in_swapped_digit_order("KRvK", dir.path);
     const std::string good = read_bytes(path);
     ASSERT_EQ(TableReader(good, path, format::Metric::Dtm).header().version, format::VERSION_DIGIT_ORDER);
     EXPECT_EQ(check_all_variants(path, good, format::Metric::Dtm), "");

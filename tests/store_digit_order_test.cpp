@@ -118,11 +118,8 @@ TEST(StoreDigitOrder, TheSearchKeepsTheNaturalOrderUnlessAnotherIsSmaller) {
 
 TEST(StoreDigitOrder, BadOrdersInAHeaderAreRefused) {
     ScratchDir dir("digit-bad");
+    const fs::path path = write_in_swapped_digit_order("KQvK", dir.path);
     const auto table = small_table("KQvK");
-    const fs::path path = table_path(dir.path, table->material());
-    WriteOptions o;
-    o.digit_order = {1, 0};
-    write_table(*table, path, o);
     const std::string good = read_bytes(path);
     ASSERT_EQ(good[ORDER_AT], 2);
 

@@ -63,6 +63,16 @@ inline std::shared_ptr<const Table> small_table(const std::string& name) {
     return small_tables().find(Material::parse(name));
 }
 
+// The small table `name` written into dir with its two digits swapped (format version 3); its path.
+inline fs::path write_in_swapped_digit_order(const std::string& name, const fs::path& dir) {
+    const auto table = small_table(name);
+    const fs::path path = table_path(dir, table->material());
+    WriteOptions o;
+    o.digit_order = {1, 0};
+    write_table(*table, path, o);
+    return path;
+}
+
 // Calls f(side, index, position) for every legal entry of the table.
 template <class F>
 void for_each_legal(const IndexScheme& scheme, F&& f) {
