@@ -3,10 +3,10 @@
 //
 // Files in the output directory besides the tables: MATERIAL.checkpoint (a solve in progress, deleted
 // once the table file is written) with MATERIAL.layers (its layer log) and MATERIAL.checkpoint.seconds
-// (the ply of the checkpoint and the seconds the table had taken then), MATERIAL.checkpoint.damaged (one that
-// failed its checks, set aside with a warning while the table starts over), tbgen.times (material, entries,
-// seconds of every table built: the ETA of later runs uses it), .tbgen.lock (see DirectoryLock), tbgen.log
-// (written by tbgen).
+// (the ply of the checkpoint and the seconds the table had taken then), MATERIAL.checkpoint.damaged
+// (one that failed its checks, set aside with a warning while the table starts over), tbgen.times
+// (material, entries, seconds of every table built: the ETA of later runs uses it), .tbgen.lock (see
+// DirectoryLock), tbgen.log (written by tbgen).
 #pragma once
 
 #include <atomic>

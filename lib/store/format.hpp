@@ -40,7 +40,7 @@ enum class Metric : uint8_t { Dtm = 1, Wdl = 2 };
 std::string metric_name(Metric m);  // "DTM table", "WDL bitbase"
 
 struct Side {
-    uint8_t bits = 0;                  // 0, 1, 2, 4, 8 (or 16 in version 2) bits per entry
+    uint8_t bits = 0;                  // 0, 1, 2, 4, 8 (or 16 from version 2 on) bits per entry
     std::vector<uint16_t> dictionary;  // value of code c; 1 to 2^bits entries
 };
 

@@ -32,16 +32,16 @@ int bits_for(size_t dictionary_size, int min_bits) {
 // sample costs the same whatever the table's size), else (7 men) the natural order and each digit
 // moved to the least significant place.
 std::vector<std::vector<uint8_t>> candidate_orders(size_t digits) {
-    std::vector<uint8_t> natural(digits);
-    std::iota(natural.begin(), natural.end(), uint8_t(0));
     std::vector<std::vector<uint8_t>> out;
     if (digits <= 5) {
-        std::vector<int> p(digits);
+        std::vector<int> p(digits);  // int, not uint8_t: GCC 12 warns falsely on next_permutation of bytes
         std::iota(p.begin(), p.end(), 0);
         do out.emplace_back(p.begin(), p.end());
         while (std::next_permutation(p.begin(), p.end()));
         return out;
     }
+    std::vector<uint8_t> natural(digits);
+    std::iota(natural.begin(), natural.end(), uint8_t(0));
     out.push_back(natural);
     for (size_t d = 0; d + 1 < digits; ++d) {
         std::vector<uint8_t> p = natural;
