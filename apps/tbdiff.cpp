@@ -8,6 +8,7 @@
 
 #include "cli/command_line.hpp"
 #include "jobs/threads.hpp"
+#include "probe/tablebase.hpp"
 #include "store/table_diff.hpp"
 #include "store/table_file.hpp"
 
@@ -35,7 +36,11 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
             return;
         }
     try {
-        const auto ta = read_table(a), tb = read_table(b);
+        // Through a Tablebase per table (freed after it), so that a file in the shipping form has its
+        // other side rebuilt from the sub-tables beside it.
+        const Material m = Material::parse(name);
+        const auto ta = Tablebase(dir_a).find(m), tb = Tablebase(dir_b).find(m);
+        if (!ta || !tb) throw StoreError(name + " is not a canonical material name (" + m.canonical().name() + ")");
         const TableDifferences d = diff_tables(*ta, *tb, examples);
         std::cout << name << ": " << 2 * ta->size() << " entries (" << d.compared << " legal), ";
         if (d.identical()) {

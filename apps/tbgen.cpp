@@ -54,8 +54,9 @@ int verify_files(const std::vector<std::string>& files) {
     for (const auto& file : files) {
         const std::filesystem::path path(file);
         Tablebase tables(path.parent_path().empty() ? "." : path.parent_path());
-        std::shared_ptr<const Table> table = read_table(path);
-        tables.add(table);
+        // Through the directory, so that a file in the shipping form has its other side rebuilt.
+        std::shared_ptr<const Table> table = tables.find(Material::parse(path.stem().string()));
+        if (!table) throw StoreError(file + ": no such table file");
         const auto start = std::chrono::steady_clock::now();
         const VerifyResult r = verify_table(*table, tables);
         if (r.mismatch) {
@@ -209,7 +210,7 @@ int generate(const GenerateArgs& a) {
         " table files take " + format_bytes(disk));
 
     for (const Material& m : named) {
-        const auto stats = compute_statistics(*read_table(table_path(a.dir, m)));
+        const auto stats = compute_statistics(*Tablebase(a.dir).find(m));
         std::cout << (a.json ? format_json(stats) + "\n" : format_text(stats));
     }
     return 0;
@@ -253,7 +254,11 @@ int main(int argc, char** argv) {
         "e.g. xz 1 (docs/guide.md)")(
         "block-entries", po::value<uint32_t>(),
         "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
-        "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)");
+        "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)")(
+        "shipping",
+        "write the shipping form: one side to move per table (the one that compresses smaller), about "
+        "a third of the bytes; probes rebuild the other side by a one-ply search over the kept side and "
+        "the sub-tables, which must lie beside it (docs/format.md)");
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
         const po::variables_map& vm = line.options;
@@ -298,6 +303,7 @@ int main(int argc, char** argv) {
                                          std::to_string(format::MIN_BLOCK_ENTRIES) + " to " +
                                          std::to_string(format::MAX_BLOCK_ENTRIES));
         }
+        if (vm.count("shipping")) a.write.keep = WriteOptions::Sides::Smaller;
         a.dry_run = vm.count("dry-run");
         a.disk_check = !vm.count("no-disk-check");
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();

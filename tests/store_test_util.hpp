@@ -16,7 +16,9 @@
 #include "index/dependencies.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
+#include "store/checksum.hpp"
 #include "store/table_file.hpp"
+#include "store/table_reader.hpp"
 
 namespace retro::store_test {
 
@@ -71,6 +73,25 @@ inline fs::path write_in_swapped_digit_order(const std::string& name, const fs::
     o.digit_order = {1, 0};
     write_table(*table, path, o);
     return path;
+}
+
+// The file's bytes with its header CRC recomputed, so that only the field checks can catch a change.
+inline std::string with_header_crc(std::string bytes) {
+    const uint32_t length = uint32_t(uint8_t(bytes[12])) | uint32_t(uint8_t(bytes[13])) << 8 |
+                            uint32_t(uint8_t(bytes[14])) << 16 | uint32_t(uint8_t(bytes[15])) << 24;
+    const uint32_t crc = crc32_of(bytes.data(), length - 4);
+    for (int i = 0; i < 4; ++i) bytes[length - 4 + size_t(i)] = char(crc >> (8 * i));
+    return bytes;
+}
+
+// The StoreError a TableReader over these bytes throws at open, or "accepted".
+inline std::string open_error(const std::string& bytes, const fs::path& path) {
+    try {
+        TableReader(bytes, path, format::Metric::Dtm);
+    } catch (const StoreError& e) {
+        return e.what();
+    }
+    return "accepted";
 }
 
 // Calls f(side, index, position) for every legal entry of the table.

@@ -102,7 +102,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             ++result.skipped;
             if (options.note) options.note(m.name() + ": complete, skipped");
             if (options.wdl && !std::filesystem::exists(wdl_path(plan.dir, m)))
-                write_wdl(*read_table(file), wdl_path(plan.dir, m), options.write);
+                write_wdl(*Tablebase(plan.dir).find(m), wdl_path(plan.dir, m), options.write);
             remove_if_present(checkpoint, options.note);  // left by a kill after the file was renamed
             remove_if_present(layer_log_path(checkpoint), options.note);
             remove_if_present(elapsed_path(checkpoint), options.note);

@@ -4,6 +4,8 @@
 #include <future>
 
 #include "chess/movegen.hpp"
+#include "probe/one_ply.hpp"
+#include "probe/successors.hpp"
 #include "store/block_cache.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
@@ -102,7 +104,11 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
     try {
         const auto path = table_path(dir_, canonical);
         std::shared_ptr<const Table> table;
-        if (std::filesystem::exists(path)) table = read_table(path);
+        if (std::filesystem::exists(path)) {
+            StoredTable stored = read_stored_table(path);
+            if (stored.dropped) rebuild_side(*stored.table, *stored.dropped, *this);
+            table = std::move(stored.table);
+        }
         std::lock_guard lock(mutex_);
         loading_.erase(canonical);
         if (table) {
@@ -147,7 +153,7 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
             if (const Table* t = slot->table.load(std::memory_order_acquire))
                 return flip ? t->value(pos.color_flipped()) : t->value(pos);
             if (const TableReader* r = slot->reader.load(std::memory_order_acquire))
-                return r->value(pos, flip);
+                return r->stores(pos, flip) ? r->value(pos, flip) : value_by_moves(pos);
         }
     const Material m = Material::of(pos);
     const Material canonical = m.canonical();
@@ -159,7 +165,12 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     if (!reader)
         throw MissingTableError("no table for " + canonical.name() +
                                 (dir_.empty() ? std::string() : " in " + dir_.string()));
-    return reader->value(pos);
+    const bool flipped = !(m == canonical);
+    return reader->stores(pos, flipped) ? reader->value(pos, flipped) : value_by_moves(pos);
+}
+
+Dtm Tablebase::value_by_moves(const Position& pos) const {
+    return one_ply_value(pos, [&](const Position& next) { return probe(next); });
 }
 
 Dtm Tablebase::probe(const Position& pos) const {

@@ -34,7 +34,9 @@ class TooManyMenError : public ProbeError {
 
 // Tables come from add() (whole, in memory) or from the directory's files. A file is read whole only
 // by find() (the solver's sub-tables); probe() opens it with a TableReader that decompresses one
-// block per probe and keeps recent blocks in a cache shared by all the directory's files.
+// block per probe and keeps recent blocks in a cache shared by all the directory's files. Files in
+// the shipping form (one side to move only) are read transparently: the missing side's values come
+// from a one-ply search, per probe or, in find(), for the whole side at once.
 class Tablebase : public TableSource {
 public:
     // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp).
@@ -70,6 +72,9 @@ public:
 private:
     struct Slot;
     Dtm probe_ignoring_ep(const Position& pos) const;
+    // The value of a position whose side to move its file does not store (the shipping form): one
+    // ply of minimax over the probes of its successors.
+    Dtm value_by_moves(const Position& pos) const;
     // Publishes a table or a file reader (mutex_ held) in the lock-free slots that probes read.
     void publish(const Material& canonical, const Table* table, const TableReader* reader) const;
     // The slot of a material key (see tablebase.cpp), or nullptr; lock-free.

@@ -5,54 +5,11 @@
 #include <atomic>
 #include <mutex>
 
-#include "chess/movegen.hpp"
-#include "index/dependencies.hpp"
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "probe/successors.hpp"
 
 namespace retro {
-
-namespace {
-
-// Values of successor positions: this table's by direct lookup, the tables one capture or
-// promotion away fetched once up front (no locking per probe), en passant rights via the probe.
-class Successors {
-public:
-    Successors(const Table& table, const Tablebase& tables) : table_(table), tables_(tables) {
-        for (const Material& sub : direct_subtables(table.material())) subtables_.push_back(tables.find(sub));
-    }
-
-    Dtm value(const Position& pos) const {
-        if (pos.ep_square() != NO_SQUARE) return tables_.probe(pos);
-        const Material m = Material::of(pos);
-        if (m == table_.material()) return table_.value(pos);
-        if (m.total() == 2) return DTM_DRAW;
-        const Material canonical = m.canonical();
-        for (const auto& t : subtables_)
-            if (t && t->material() == canonical) return probe_table(*t, pos);
-        throw MissingTableError("no table for " + canonical.name());
-    }
-
-    // The minimax value of a position from the values of its successors.
-    Dtm expected(const Position& pos) const {
-        MoveList moves;
-        generate_legal_moves(pos, moves);
-        if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
-        Dtm best = 0;  // checkmated: worse than any move
-        for (const Move& m : moves) {
-            const Dtm v = value_through(value(make_move(pos, m)));
-            if (better(v, best)) best = v;
-        }
-        return best;
-    }
-
-private:
-    const Table& table_;
-    const Tablebase& tables_;
-    std::vector<std::shared_ptr<const Table>> subtables_;
-};
-
-}  // namespace
 
 VerifyResult verify_table(const Table& table, const Tablebase& tables) {
     std::atomic<uint64_t> checked{0};

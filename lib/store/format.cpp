@@ -58,6 +58,7 @@ unsigned widest_code(uint32_t version) { return version >= VERSION_WIDE_VALUES ?
 
 // The 12 bytes after the block count: reserved (zero) before version 3; from it, the number of index
 // digits and the digit order, then zeros.
+// Byte 35 (reserved before version 4): 0, or in version 4 the dropped side to move plus one.
 constexpr size_t ORDER_BYTES = 12;
 
 }  // namespace
@@ -73,7 +74,7 @@ uint32_t Header::entries_in_block(uint32_t b) const {
 }
 
 size_t Header::unpacked_bytes(uint32_t b) const {
-    const Side& s = sides[b / blocks_per_side()];
+    const Side& s = sides[side_of_block(b)];
     return (size_t(entries_in_block(b)) * s.bits + 7) / 8;
 }
 
@@ -95,7 +96,7 @@ std::vector<uint8_t> serialize(const Header& h) {
     o.u8(uint8_t(h.metric));
     o.u8(uint8_t(h.codec));
     o.u8(INDEX_SCHEME);
-    o.u8(0);
+    o.u8(h.dropped ? uint8_t(*h.dropped + 1) : 0);
     o.u32(h.block_entries);
     o.u64(h.entries_per_side);
     o.u32(h.block_count);
@@ -130,9 +131,10 @@ uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, co
         throw StoreError(name + ": truncated: " + std::to_string(file_size) + " bytes, shorter than the " +
                          std::to_string(FIXED_HEADER_BYTES) + "-byte header");
     const uint32_t version = uint32_t(get(bytes + 8, 4));
-    if (version < VERSION_BYTE_VALUES || version > VERSION_DIGIT_ORDER)
+    if (version < VERSION_BYTE_VALUES || version > NEWEST_VERSION)
         throw StoreError(name + ": unsupported format version " + std::to_string(version) +
-                         " (this reader reads versions 1 to 3; or the file is corrupted)");
+                         " (this reader reads versions 1 to " + std::to_string(NEWEST_VERSION) +
+                         "; or the file is corrupted)");
     const uint64_t length = get(bytes + 12, 4);
     if (length < FIXED_HEADER_BYTES + 2 * 5 + 8 + 4)
         throw StoreError(name + ": corrupted header (header length " + std::to_string(length) +
@@ -175,7 +177,13 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
     }
     if (h.material.name() != material) throw fail(std::string("bad material in header: ") + material);
     const uint8_t metric = uint8_t(in.take(1)), codec = uint8_t(in.take(1)), scheme = uint8_t(in.take(1));
-    if (in.take(1) != 0) throw fail("reserved header byte is not zero");
+    const uint8_t dropped = uint8_t(in.take(1));
+    if (h.version < VERSION_ONE_SIDE && dropped != 0) throw fail("reserved header byte is not zero");
+    if (h.version == VERSION_ONE_SIDE) {
+        if (dropped != 1 && dropped != 2)
+            throw fail("bad dropped side " + std::to_string(dropped) + " in a version 4 file");
+        h.dropped = Color(dropped - 1);
+    }
     if (metric != uint8_t(Metric::Dtm) && metric != uint8_t(Metric::Wdl))
         throw fail("unknown metric " + std::to_string(metric));
     h.metric = Metric(metric);
@@ -188,7 +196,7 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
     const uint8_t* order = bytes + in.pos;
     in.pos += ORDER_BYTES;
     size_t order_end = 0;  // bytes from there on must be zero
-    if (h.version == VERSION_DIGIT_ORDER) {
+    if (h.version >= VERSION_DIGIT_ORDER) {
         const std::vector<uint64_t> radices = IndexScheme(h.material).digit_radices();
         if (order[0] != radices.size() || order[0] >= ORDER_BYTES)
             throw fail("bad digit order in header (" + std::to_string(order[0]) + " digits, " +
@@ -215,11 +223,14 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
     if (h.entries_per_side != entries)
         throw fail("header says " + std::to_string(h.entries_per_side) + " entries per side, " +
                    h.material.name() + " has " + std::to_string(entries));
-    if (uint64_t(h.block_count) != 2 * uint64_t(h.blocks_per_side()))
+    if (h.dropped && h.metric != Metric::Dtm) throw fail("a WDL bitbase cannot drop a side");
+    const uint64_t expected_blocks = (h.dropped ? 1 : 2) * uint64_t(h.blocks_per_side());
+    if (h.block_count != expected_blocks)
         throw fail("header says " + std::to_string(h.block_count) + " blocks, " +
-                   std::to_string(2 * uint64_t(h.blocks_per_side())) + " expected");
+                   std::to_string(expected_blocks) + " expected");
 
-    for (Side& s : h.sides) {
+    for (Color side : {WHITE, BLACK}) {
+        Side& s = h.sides[side];
         if (in.pos + 4 > in.size) throw fail("corrupted header (ends inside the value dictionaries)");
         s.bits = uint8_t(in.take(1));
         if (in.take(1) != 0) throw fail("reserved header byte is not zero");
@@ -229,6 +240,10 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
         if (s.bits > widest_code(h.version))
             throw fail("bad code width " + std::to_string(s.bits) + " bits in a version " +
                        std::to_string(h.version) + " file");
+        if (!h.stores(side)) {
+            if (s.bits != 0 || n != 0) throw fail("the dropped side has values in the header");
+            continue;
+        }
         if (n == 0 || n > (size_t(1) << s.bits)) throw fail("bad dictionary size " + std::to_string(n));
         if (in.pos + n * size_t(h.value_bytes()) > in.size)
             throw fail("corrupted header (ends inside the value dictionaries)");

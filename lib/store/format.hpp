@@ -1,11 +1,12 @@
 // The table file header (format v1; v2 for distances past 254 plies; v3 for entries stored in another
-// digit order): layout, parsing and checks.
+// digit order; v4 for the shipping form, one side to move only): layout, parsing and checks.
 // docs/format.md is the reference; the constants and the byte offsets here follow it.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ inline constexpr uint32_t VERSION_WIDE_VALUES = 2;
 // Version 3 is version 2 (16-bit dictionary values and codes) with the entries stored in the digit
 // order named in the header's formerly reserved bytes (store/digit_order.hpp).
 inline constexpr uint32_t VERSION_DIGIT_ORDER = 3;
+// Version 4, the shipping form, is version 3 (the digit order always written, natural or not) with
+// one side to move dropped: its values are rebuilt by a one-ply search over the kept side.
+inline constexpr uint32_t VERSION_ONE_SIDE = 4;
+inline constexpr uint32_t NEWEST_VERSION = VERSION_ONE_SIDE;
 // Whether a DTM value fits a version 1 dictionary byte: distances up to 254 plies, and the draw.
 constexpr bool fits_byte_values(Dtm v) { return v <= 254 || v == DTM_DRAW; }
 inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
@@ -51,16 +56,22 @@ struct Header {
     Material material;
     uint64_t entries_per_side = 0;
     uint32_t block_entries = 0;  // a power of two
-    uint32_t block_count = 0;    // both sides: white's blocks, then black's
-    std::array<Side, 2> sides;
+    uint32_t block_count = 0;    // both sides: white's blocks, then black's (version 4: the kept side's)
+    std::array<Side, 2> sides;   // version 4: the dropped side's has no bits and no dictionary
     std::vector<uint64_t> offsets;    // block_count + 1 absolute file offsets; the last is the file size
     std::vector<uint32_t> block_crc;  // CRC-32 of each block's stored bytes
     // Version 3: order[k] is the index digit stored k-th most significant; empty before (natural).
     std::vector<uint8_t> digit_order;
+    // Version 4: the side to move whose values the file does not hold.
+    std::optional<Color> dropped;
 
     uint32_t blocks_per_side() const {
         return uint32_t((entries_per_side + block_entries - 1) / block_entries);
     }
+    bool stores(Color side) const { return dropped != side; }
+    // The side to move of block b's entries, and the first block of a stored side.
+    Color side_of_block(uint32_t b) const { return dropped ? ~*dropped : Color(b / blocks_per_side()); }
+    uint32_t first_block(Color side) const { return dropped ? 0 : uint32_t(side) * blocks_per_side(); }
     // Entries in block b (the last block of a side may be short).
     uint32_t entries_in_block(uint32_t b) const;
     // Bytes of the unpacked codes of block b.
@@ -75,7 +86,7 @@ struct Header {
 std::vector<uint8_t> serialize(const Header& h);
 
 // Checks the fixed part of a header (the first `size` bytes of a file of `file_size` bytes, size =
-// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 to 3). Returns the length of the whole
+// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 to 4). Returns the length of the whole
 // header. Throws StoreError("<name>: ...").
 uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name);
 

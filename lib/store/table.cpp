@@ -18,22 +18,29 @@ Table::Table(const Material& m) : scheme(m) {
 
 Table::Table(const Material& m, Bytes&& bytes, LongValues&& long_values)
     : scheme(m), bytes_(std::move(bytes)), long_(std::move(long_values)) {
-    for (int side = 0; side < 2; ++side) {
-        const std::string what = m.name() + ": " + color_name(Color(side)) + " to move: ";
-        if (bytes_[side].size() != scheme.size())
-            throw std::invalid_argument(what + "wrong number of entries");
-        auto& list = long_[side];
-        std::sort(list.begin(), list.end(), by_index);
-        for (size_t i = 0; i < list.size(); ++i) {
-            const LongValue& l = list[i];
-            if (l.index >= scheme.size() || bytes_[side][l.index] != LONG_BYTE ||
-                byte_of(Dtm(l.value)) != LONG_BYTE || (i > 0 && list[i - 1].index == l.index))
-                throw std::invalid_argument(what + "long value at " + std::to_string(l.index) +
-                                            " does not match its byte");
-        }
-        const auto longs = uint64_t(std::count(bytes_[side].begin(), bytes_[side].end(), LONG_BYTE));
-        if (longs != list.size()) throw std::invalid_argument(what + "long values missing");
+    for (Color side : {WHITE, BLACK}) check_side(side);
+}
+
+void Table::replace_side(Color side, std::vector<uint8_t>&& bytes, std::vector<LongValue>&& long_values) {
+    bytes_[side] = std::move(bytes);
+    long_[side] = std::move(long_values);
+    check_side(side);
+}
+
+void Table::check_side(Color side) {
+    const std::string what = material().name() + ": " + color_name(side) + " to move: ";
+    if (bytes_[side].size() != scheme.size()) throw std::invalid_argument(what + "wrong number of entries");
+    auto& list = long_[side];
+    std::sort(list.begin(), list.end(), by_index);
+    for (size_t i = 0; i < list.size(); ++i) {
+        const LongValue& l = list[i];
+        if (l.index >= scheme.size() || bytes_[side][l.index] != LONG_BYTE ||
+            byte_of(Dtm(l.value)) != LONG_BYTE || (i > 0 && list[i - 1].index == l.index))
+            throw std::invalid_argument(what + "long value at " + std::to_string(l.index) +
+                                        " does not match its byte");
     }
+    const auto longs = uint64_t(std::count(bytes_[side].begin(), bytes_[side].end(), LONG_BYTE));
+    if (longs != list.size()) throw std::invalid_argument(what + "long values missing");
 }
 
 Dtm Table::long_value(Color side, uint64_t idx) const {

@@ -43,6 +43,9 @@ public:
     // Sets one value; a long one costs a search and an insertion in the sorted list (for tests and
     // small edits, not for filling a table).
     void set(Color side, uint64_t idx, Dtm v);
+    // Replaces every value of one side to move (the shipping form's rebuilt side). Throws
+    // std::invalid_argument like the constructor; the table is then unusable.
+    void replace_side(Color side, std::vector<uint8_t>&& bytes, std::vector<LongValue>&& long_values);
 
     // The byte that stands for v.
     static constexpr uint8_t byte_of(Dtm v) {
@@ -58,6 +61,8 @@ public:
 
 private:
     Dtm long_value(Color side, uint64_t idx) const;
+    // Sorts the side's long values and checks them against its bytes and the index.
+    void check_side(Color side);
 
     Bytes bytes_;
     std::array<std::vector<LongValue>, 2> long_;  // sorted by index

@@ -51,41 +51,76 @@ std::vector<std::vector<uint8_t>> candidate_orders(size_t digits) {
     return out;
 }
 
-// The candidate order whose sample of blocks (up to SAMPLE per side, evenly spread) compresses to the
-// fewest bytes; ties go to the earlier candidate, the natural order first. stored_bytes(b, order)
-// compresses block b as it would be stored.
+// Where a file puts its entries: the digit order, and the side to move it drops (shipping form).
+struct Layout {
+    DigitOrder order;
+    std::optional<Color> dropped;
+};
+
+// The candidate order and kept sides whose sample of blocks (up to SAMPLE per side, evenly spread)
+// compress to the fewest bytes; ties go to the earlier candidate (the natural order first), then to
+// white. stored_bytes(side, j, order) compresses block j of a side as it would be stored.
 template <class StoredBytes>
-DigitOrder smallest_order(const IndexScheme& scheme, uint32_t per_side, StoredBytes&& stored_bytes) {
+Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_side, WriteOptions::Sides keep,
+                       StoredBytes&& stored_bytes) {
+    using Sides = WriteOptions::Sides;
+    std::vector<Color> kept_sides;  // the sides a layout may keep
+    if (keep != Sides::BlackToMove) kept_sides.push_back(WHITE);
+    if (keep != Sides::WhiteToMove) kept_sides.push_back(BLACK);
+    const auto layout = [&](size_t c, Color side) {
+        return Layout{candidates[c], keep == Sides::Both ? std::nullopt : std::optional<Color>(~side)};
+    };
+    if (candidates.size() == 1 && keep != Sides::Smaller) return layout(0, kept_sides.front());
+
     constexpr uint32_t SAMPLE = 8;
-    const std::vector<uint64_t> radices = scheme.digit_radices();
-    std::vector<DigitOrder> candidates;
-    for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
-    if (candidates.size() == 1) return candidates.front();
-    std::vector<uint32_t> sample;
+    struct Sampled {
+        Color side;
+        uint32_t block;
+    };
+    std::vector<Sampled> sample;
     const uint32_t step = std::max<uint32_t>(1, per_side / SAMPLE);
-    for (uint32_t side = 0; side < 2; ++side)
-        for (uint32_t b = step / 2; b < per_side; b += step) sample.push_back(side * per_side + b);
+    for (Color side : {WHITE, BLACK})
+        for (uint32_t j = step / 2; j < per_side; j += step) sample.push_back({side, j});
     std::vector<uint64_t> bytes(candidates.size() * sample.size());
     par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
-        bytes[k] = stored_bytes(sample[k % sample.size()], candidates[k / sample.size()]);
+        const Sampled& s = sample[k % sample.size()];
+        bytes[k] = stored_bytes(s.side, s.block, candidates[k / sample.size()]);
     });
+    // sample_bytes[c][side]
+    std::vector<std::array<uint64_t, 2>> sample_bytes(candidates.size(), {0, 0});
+    for (size_t k = 0; k < bytes.size(); ++k)
+        sample_bytes[k / sample.size()][sample[k % sample.size()].side] += bytes[k];
+
     size_t best = 0;
+    Color best_side = kept_sides.front();
     uint64_t best_bytes = UINT64_MAX;
     for (size_t c = 0; c < candidates.size(); ++c) {
-        const uint64_t total = std::accumulate(bytes.begin() + int64_t(c * sample.size()),
-                                               bytes.begin() + int64_t((c + 1) * sample.size()), uint64_t(0));
-        if (total < best_bytes) best = c, best_bytes = total;
+        if (keep == Sides::Both) {
+            const uint64_t total = sample_bytes[c][WHITE] + sample_bytes[c][BLACK];
+            if (total < best_bytes) best = c, best_bytes = total;
+            continue;
+        }
+        for (Color side : kept_sides)
+            if (sample_bytes[c][side] < best_bytes) best = c, best_side = side, best_bytes = sample_bytes[c][side];
     }
-    return candidates[best];
+    return layout(best, best_side);
 }
 
-DigitOrder given_order(const IndexScheme& scheme, const std::vector<uint8_t>& order,
-                       const std::string& name) {
-    try {
-        return DigitOrder(scheme.digit_radices(), order);
-    } catch (const std::invalid_argument& e) {
-        throw StoreError(name + ": " + e.what());
+// The orders write_file tries: the one asked for, every candidate, or the natural one.
+std::vector<DigitOrder> orders_to_try(const IndexScheme& scheme, const WriteOptions& options,
+                                      const std::string& name) {
+    const std::vector<uint64_t> radices = scheme.digit_radices();
+    if (!options.digit_order.empty()) {
+        try {
+            return {DigitOrder(radices, options.digit_order)};
+        } catch (const std::invalid_argument& e) {
+            throw StoreError(name + ": " + e.what());
+        }
     }
+    if (!options.search_digit_order) return {DigitOrder()};
+    std::vector<DigitOrder> candidates;
+    for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
+    return candidates;
 }
 
 void write_file(const Table& t, const std::filesystem::path& path, Metric metric,
@@ -172,24 +207,23 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     h.block_count = 2 * uint32_t((entries + h.block_entries - 1) / h.block_entries);
     const uint32_t per_side = h.blocks_per_side();
 
-    // The codes of block b stored in `order`: holes take the most common value of their block (the
-    // side's most common when the block has none); packed, not yet compressed.
-    auto block_codes = [&](uint32_t b, const DigitOrder& order) {
-        const Color side = Color(b / per_side);
+    // The codes of block j of a side stored in `order`: holes take the most common value of their block
+    // (the side's most common when the block has none); packed, not yet compressed.
+    auto block_codes = [&](Color side, uint32_t j, const DigitOrder& order) {
         const format::Side& s = h.sides[side];
         const std::vector<uint16_t>& code = code_of[side];
-        const uint32_t n = h.entries_in_block(b);
+        const uint32_t n = h.entries_in_block(j);
         std::vector<uint16_t> codes(n);
         std::vector<bool> hole(n);
         std::vector<uint64_t> count(s.dictionary.size());
         Position pos;
-        order.for_each_index(uint64_t(b % per_side) * h.block_entries, n, [&](uint64_t i, uint64_t idx) {
+        order.for_each_index(uint64_t(j) * h.block_entries, n, [&](uint64_t i, uint64_t idx) {
             hole[i] = is_hole(side, idx, pos);
             codes[i] = hole[i] ? 0 : code[value_of(side, idx)];
             if (!hole[i]) ++count[codes[i]];
         });
         const unsigned fill = unsigned(std::max_element(count.begin(), count.end()) - count.begin());
-        std::vector<uint8_t> packed(h.unpacked_bytes(b), 0);
+        std::vector<uint8_t> packed((uint64_t(n) * s.bits + 7) / 8, 0);
         if (s.bits > 0)
             for (uint32_t i = 0; i < n; ++i) {
                 const unsigned c = hole[i] ? fill : codes[i];
@@ -199,16 +233,25 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
             }
         return packed;
     };
-    const DigitOrder order =
-        !options.digit_order.empty() ? given_order(t.scheme, options.digit_order, name)
-        : options.search_digit_order
-            ? smallest_order(t.scheme, per_side,
-                             [&](uint32_t b, const DigitOrder& o) {
-                                 const auto codes = block_codes(b, o);
-                                 return compress(h.codec, level, codes.data(), codes.size()).size();
-                             })
-            : DigitOrder();
-    if (!order.natural()) {
+    if (options.keep != WriteOptions::Sides::Both && metric != Metric::Dtm)
+        throw StoreError(name + ": only a DTM table has a shipping form");
+    const Layout layout = smallest_layout(orders_to_try(t.scheme, options, name), per_side, options.keep,
+                                          [&](Color side, uint32_t j, const DigitOrder& o) {
+                                              const auto codes = block_codes(side, j, o);
+                                              return compress(h.codec, level, codes.data(), codes.size()).size();
+                                          });
+    const DigitOrder& order = layout.order;
+    if (layout.dropped) {
+        h.version = format::VERSION_ONE_SIDE;
+        h.dropped = layout.dropped;
+        h.sides[*layout.dropped] = {};
+        h.block_count = per_side;
+        h.digit_order = order.order();
+        if (order.natural()) {  // version 4 always names its order
+            h.digit_order.resize(t.scheme.digit_radices().size());
+            std::iota(h.digit_order.begin(), h.digit_order.end(), uint8_t(0));
+        }
+    } else if (!order.natural()) {
         h.version = format::VERSION_DIGIT_ORDER;
         h.digit_order = order.order();
     }
@@ -224,7 +267,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     par::ordered_pipeline(
         h.block_count, 4 * size_t(tbb::this_task_arena::max_concurrency()),
         [&](uint64_t b) {
-            const auto codes = block_codes(uint32_t(b), order);
+            const auto codes = block_codes(h.side_of_block(uint32_t(b)), uint32_t(b % per_side), order);
             return compress(h.codec, level, codes.data(), codes.size());
         },
         [&](std::vector<uint8_t>&& stored) {
@@ -259,13 +302,16 @@ void write_table(const Table& table, const std::filesystem::path& path, const Wr
 }
 
 void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
-    write_file(table, path, Metric::Wdl, options);
+    WriteOptions both = options;
+    both.keep = WriteOptions::Sides::Both;  // a bitbase is small, and its probes need no search
+    write_file(table, path, Metric::Wdl, both);
 }
 
-std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
+StoredTable read_stored_table(const std::filesystem::path& path) {
     const TableReader reader(path, Metric::Dtm);
     Table::Bytes bytes;
-    for (auto& b : bytes) b.resize(reader.scheme().size());
+    for (Color side : {WHITE, BLACK})
+        bytes[side].resize(reader.scheme().size(), reader.stores(side) ? 0 : Table::DRAW_BYTE);
     // The long values of each block, gathered in block order.
     std::vector<std::vector<Table::LongValue>> block_longs(reader.header().block_count);
     reader.read_all([&](uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values) {
@@ -275,15 +321,26 @@ std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
             if (out[idx] == Table::LONG_BYTE) block_longs[block].push_back({idx, values[k]});
         });
     });
-    const uint32_t per_side = reader.header().blocks_per_side();
     Table::LongValues longs;
-    for (uint32_t b = 0; b < block_longs.size(); ++b)
-        longs[b / per_side].insert(longs[b / per_side].end(), block_longs[b].begin(), block_longs[b].end());
+    for (uint32_t b = 0; b < block_longs.size(); ++b) {
+        auto& side = longs[reader.header().side_of_block(b)];
+        side.insert(side.end(), block_longs[b].begin(), block_longs[b].end());
+    }
     if (!reader.digit_order().natural())  // the list is searched by index
         for (auto& side : longs)
             std::sort(side.begin(), side.end(),
                       [](const auto& a, const auto& b) { return a.index < b.index; });
-    return std::make_unique<Table>(reader.material(), std::move(bytes), std::move(longs));
+    return {std::make_unique<Table>(reader.material(), std::move(bytes), std::move(longs)),
+            reader.header().dropped};
+}
+
+std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
+    StoredTable stored = read_stored_table(path);
+    if (stored.dropped)
+        throw StoreError(path.string() + ": the shipping form keeps no values for " +
+                         color_name(*stored.dropped) +
+                         " to move; read it through a Tablebase, which rebuilds them");
+    return std::move(stored.table);
 }
 
 std::unique_ptr<WdlTable> read_wdl(const std::filesystem::path& path) {

@@ -1,4 +1,4 @@
-// Table files (format v1, docs/format.md): a DTM table KQvKR.rtb and, on request, a WDL bitbase
+// Table files (format v1 to v4, docs/format.md): a DTM table KQvKR.rtb and, on request, a WDL bitbase
 // KQvKR.rtw beside it. Values are packed into codes, cut into blocks of entries, and each block is
 // compressed on its own, so a probe decompresses one block (store/table_reader.hpp).
 #pragma once
@@ -6,6 +6,7 @@
 #include <array>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ struct WriteOptions {
     bool search_digit_order = true;
     // This order instead (order[k]: the index digit stored k-th most significant), when not empty.
     std::vector<uint8_t> digit_order{};
+    // The shipping form (format version 4, DTM tables only) keeps the values of one side to move;
+    // Tablebase rebuilds the other's by a one-ply search over the kept side and the sub-tables.
+    // Smaller keeps the side whose sample of blocks compresses smaller.
+    enum class Sides : uint8_t { Both, Smaller, WhiteToMove, BlackToMove };
+    Sides keep = Sides::Both;
 };
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
@@ -51,14 +57,24 @@ struct WriteOptions {
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {});
 
 // Reads and checks a whole table file (header, every block's checksum and codes). Holes (entries of
-// no legal position) may hold any value. Throws StoreError.
+// no legal position) may hold any value. Throws StoreError, also for the shipping form (one side to
+// move only: Tablebase::find reads it and rebuilds the other side).
 std::unique_ptr<Table> read_table(const std::filesystem::path& path);
+
+// The same for either form: the entries of a side the file does not store are draws, and `dropped`
+// names that side.
+struct StoredTable {
+    std::unique_ptr<Table> table;
+    std::optional<Color> dropped;
+};
+StoredTable read_stored_table(const std::filesystem::path& path);
 
 // True when the file exists, its header passes every check and every block its CRC (used to skip
 // finished work; reads the whole file but decompresses nothing).
 bool table_file_valid(const std::filesystem::path& path);
 
-// The WDL bitbase of a solved table: win/draw/loss for the side to move, written like write_table.
+// The WDL bitbase of a solved table: win/draw/loss for the side to move, written like write_table
+// but always with both sides (options.keep is ignored).
 void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {});
 
 struct WdlTable {

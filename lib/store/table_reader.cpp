@@ -117,7 +117,7 @@ void TableReader::decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t
         fail(where + ": " + e.what());
     }
     // Every code must name a dictionary entry, and the bits after the last entry must be zero.
-    const format::Side& side = header_.sides[b / header_.blocks_per_side()];
+    const format::Side& side = header_.sides[header_.side_of_block(b)];
     const unsigned bits = side.bits, dict = unsigned(side.dictionary.size());
     const uint32_t n = header_.entries_in_block(b);
     const uint64_t used_bits = uint64_t(n) * bits;
@@ -150,9 +150,12 @@ BlockCache::Ptr TableReader::block(uint32_t b) const {
 uint16_t TableReader::value(Color side, uint64_t idx) const {
     if (idx >= header_.entries_per_side)
         throw std::out_of_range(name_ + ": index " + std::to_string(idx) + " beyond the table");
+    if (!header_.stores(side))
+        fail(std::string("the shipping form keeps no values for ") + color_name(side) +
+             " to move (Tablebase rebuilds them by a one-ply search)");
     const format::Side& s = header_.sides[side];
     const uint64_t stored = order_.stored_of(idx);
-    const uint32_t b = uint32_t(side) * header_.blocks_per_side() + uint32_t(stored >> block_shift_);
+    const uint32_t b = header_.first_block(side) + uint32_t(stored >> block_shift_);
     const uint64_t j = stored & (header_.block_entries - 1);
     if (s.bits == 0) {
         block(b);  // still checks the block
@@ -178,11 +181,12 @@ void TableReader::read_all(const BlockSink& sink) const {
         const std::vector<uint8_t> stored = read_stored(b);
         std::vector<uint8_t> codes(header_.unpacked_bytes(b));
         decode(b, stored, codes.data());
-        const format::Side& s = header_.sides[b / per_side];
+        const Color side = header_.side_of_block(b);
+        const format::Side& s = header_.sides[side];
         std::vector<uint16_t> values(header_.entries_in_block(b));
         for (uint32_t i = 0; i < values.size(); ++i)
             values[i] = s.dictionary[code_at(codes.data(), s.bits, i)];
-        sink(b, Color(b / per_side), uint64_t(b % per_side) * header_.block_entries, values);
+        sink(b, side, uint64_t(b % per_side) * header_.block_entries, values);
     });
 }
 
@@ -193,10 +197,6 @@ void TableReader::verify_all() const {
         decode(b, stored, codes.data());
     });
 }
-
-}  // namespace retro
-
-namespace retro {
 
 void TableReader::verify_checksums() const {
     par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {

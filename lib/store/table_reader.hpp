@@ -1,4 +1,4 @@
-// Reads a table file (DTM table or WDL bitbase, format v1 to v3) block by block: opening checks the header,
+// Reads a table file (DTM table or WDL bitbase, format v1 to v4) block by block: opening checks the header,
 // a probe decompresses at most the one block that holds its entry (checking that block's CRC) and
 // keeps it in a shared LRU cache. Thread-safe. See docs/format.md.
 #pragma once
@@ -39,8 +39,16 @@ public:
     // Where the file stores each entry (natural before version 3).
     const DigitOrder& digit_order() const { return order_; }
 
+    // Whether the file holds the values of this side to move (all but the shipping form hold both).
+    bool stores(Color side) const { return header_.stores(side); }
+    // The same for a position with this material (flipped: its colour swap).
+    bool stores(const Position& pos, bool flipped) const {
+        return stores(flipped ? ~pos.side_to_move() : pos.side_to_move());
+    }
+
     // Stored value of entry idx for the side to move: a Dtm for a DTM table, a Wdl for a bitbase.
-    // Throws StoreError when the block is corrupted (every time it is asked for).
+    // Throws StoreError when the block is corrupted (every time it is asked for) or the side is not
+    // stored.
     uint16_t value(Color side, uint64_t idx) const;
     // Value for the side to move of a position with this material or its colour swap.
     uint16_t value(const Position& pos) const;

@@ -1,0 +1,53 @@
+#include "probe/successors.hpp"
+
+#include <tbb/blocked_range.h>
+
+#include <mutex>
+
+#include "index/dependencies.hpp"
+#include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
+#include "probe/one_ply.hpp"
+
+namespace retro {
+
+Successors::Successors(const Table& table, const Tablebase& tables) : table_(table), tables_(tables) {
+    for (const Material& sub : direct_subtables(table.material())) subtables_.push_back(tables.find(sub));
+}
+
+Dtm Successors::value(const Position& pos) const {
+    if (pos.ep_square() != NO_SQUARE) return tables_.probe(pos);
+    const Material m = Material::of(pos);
+    if (m == table_.material()) return table_.value(pos);
+    if (m.total() == 2) return DTM_DRAW;
+    const Material canonical = m.canonical();
+    for (const auto& t : subtables_)
+        if (t && t->material() == canonical) return probe_table(*t, pos);
+    throw MissingTableError("no table for " + canonical.name());
+}
+
+Dtm Successors::expected(const Position& pos) const {
+    return one_ply_value(pos, [&](const Position& next) { return value(next); });
+}
+
+void rebuild_side(Table& table, Color side, const Tablebase& tables) {
+    const Successors successors(table, tables);
+    std::vector<uint8_t> bytes(table.size(), Table::DRAW_BYTE);
+    std::vector<Table::LongValue> longs;
+    std::mutex longs_mutex;
+    par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 12), [&](const auto& r) {
+        std::vector<Table::LongValue> found;
+        for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
+                             [&](uint64_t i, const Placement&, const Position& pos) {
+                                 const Dtm v = successors.expected(pos);
+                                 bytes[i] = Table::byte_of(v);
+                                 if (bytes[i] == Table::LONG_BYTE) found.push_back({i, v});
+                             });
+        if (found.empty()) return;
+        std::lock_guard lock(longs_mutex);
+        longs.insert(longs.end(), found.begin(), found.end());
+    });
+    table.replace_side(side, std::move(bytes), std::move(longs));  // sorts the long values
+}
+
+}  // namespace retro

@@ -1,0 +1,35 @@
+// The values of the positions a table's moves reach: the table's own by direct lookup, the tables one
+// capture or promotion away fetched once up front (no locking per lookup), en passant rights through
+// the probe. Shared by the verifier and the rebuild of the shipping form's dropped side.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "probe/tablebase.hpp"
+
+namespace retro {
+
+class Successors {
+public:
+    // `table` answers for its own material; `tables` holds every table it needs. Throws like
+    // Tablebase::find.
+    Successors(const Table& table, const Tablebase& tables);
+
+    // Value of a successor position for its side to move. Throws MissingTableError.
+    Dtm value(const Position& pos) const;
+    // The minimax value of a position of the table's material from the values of its successors.
+    Dtm expected(const Position& pos) const;
+
+private:
+    const Table& table_;
+    const Tablebase& tables_;
+    std::vector<std::shared_ptr<const Table>> subtables_;
+};
+
+// Fills every legal entry of `side` in a table read in the shipping form (read_stored_table) by a
+// one-ply search over the other side, which the file holds, and the sub-tables in `tables`. Holes
+// stay draws. Parallel (TBB).
+void rebuild_side(Table& table, Color side, const Tablebase& tables);
+
+}  // namespace retro
