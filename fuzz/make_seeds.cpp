@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
                 write_wdl(*table, dir / "reader" / (stem + name + ".rtw"), o);
                 o.digit_order = {1, 0};  // format version 3
                 write_table(*table, dir / "reader" / (stem + "order-" + name + ".rtb"), o);
+                o.keep = WriteOptions::Sides::Smaller;  // format version 4
+                write_table(*table, dir / "reader" / (stem + "shipping-" + name + ".rtb"), o);
             }
         tables.add(table);
     }

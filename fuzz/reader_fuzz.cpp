@@ -42,9 +42,10 @@ void exercise(const TableReader& reader, const uint8_t* data, size_t size) {
         reader.digit_order().for_each_index(first, block.size(),
                                             [&](uint64_t k, uint64_t idx) { values[side][idx] = block[k]; });
     });
-    for (int side = 0; side < 2; ++side)
-        for (uint64_t i = 0; i < entries; i += 1 + entries / 64)
-            if (reader.value(Color(side), i) != values[size_t(side)][i]) std::abort();
+    for (Color side : {WHITE, BLACK})
+        if (reader.stores(side))  // the shipping form's dropped side has no values to compare
+            for (uint64_t i = 0; i < entries; i += 1 + entries / 64)
+                if (reader.value(side, i) != values[side][i]) std::abort();
 }
 
 uint64_t get(const std::string& b, size_t at, int n) {

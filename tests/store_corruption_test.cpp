@@ -96,6 +96,19 @@ TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion3FileIsRejected) {
     EXPECT_EQ(check_all_variants(path, good, format::Metric::Dtm), "");
 }
 
+TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion4FileIsRejected) {
+    // The shipping form: one side's blocks, the dropped side's byte and its empty record.
+    ScratchDir dir("corrupt-shipping");
+    const auto table = small_table("KRvK");
+    const fs::path path = table_path(dir.path, table->material());
+    WriteOptions o;
+    o.keep = WriteOptions::Sides::Smaller;
+    write_table(*table, path, o);
+    const std::string good = read_bytes(path);
+    ASSERT_EQ(TableReader(good, path, format::Metric::Dtm).header().version, format::VERSION_ONE_SIDE);
+    EXPECT_EQ(check_all_variants(path, good, format::Metric::Dtm), "");
+}
+
 TEST(StoreCorruption, EveryBitFlipAndTruncationWithSmallBlocksIsRejected) {
     // Many small blocks of every codec: the damage lands in block offsets, CRCs and block data.
     ScratchDir dir("corrupt-small");
