@@ -40,7 +40,8 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
         // other side rebuilt from the sub-tables beside it.
         const Material m = Material::parse(name);
         const auto ta = Tablebase(dir_a).find(m), tb = Tablebase(dir_b).find(m);
-        if (!ta || !tb) throw StoreError(name + " is not a canonical material name (" + m.canonical().name() + ")");
+        if (!ta || !tb)
+            throw StoreError(name + " is not a canonical material name (" + m.canonical().name() + ")");
         const TableDifferences d = diff_tables(*ta, *tb, examples);
         std::cout << name << ": " << 2 * ta->size() << " entries (" << d.compared << " legal), ";
         if (d.identical()) {

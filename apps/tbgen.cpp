@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/command_line.hpp"
+#include "cli/write_options.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
@@ -246,19 +247,8 @@ int main(int argc, char** argv) {
         "verify",
         "verify: with materials, check each table after building it; otherwise the "
         "arguments are table files to re-check by forward moves")(
-        "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table")(
-        "codec", po::value<std::string>()->default_value("xz"),
-        "block compression: xz (smallest), zstd (8x faster cold probes, ~14% larger) or zlib")(
-        "level", po::value<int>(),
-        "compression level (default: xz 6, zstd 19, zlib 9); lower writes faster and larger files, "
-        "e.g. xz 1 (docs/guide.md)")(
-        "block-entries", po::value<uint32_t>(),
-        "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
-        "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)")(
-        "shipping",
-        "write the shipping form: one side to move per table (the one that compresses smaller), about "
-        "a third of the bytes; probes rebuild the other side by a one-ply search over the kept side and "
-        "the sub-tables, which must lie beside it (docs/format.md)");
+        "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table");
+    add_write_options(visible);
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
         const po::variables_map& vm = line.options;
@@ -286,24 +276,7 @@ int main(int argc, char** argv) {
         a.quiet = vm.count("quiet");
         a.verify = vm.count("verify");
         a.wdl = vm.count("wdl");
-        const std::string codec = vm["codec"].as<std::string>();
-        const auto chosen = codec_from_name(codec);
-        if (!chosen) throw std::runtime_error("--codec takes xz, zstd or zlib, not '" + codec + "'");
-        a.write.codec = *chosen;
-        if (vm.count("level")) {
-            a.write.level = vm["level"].as<int>();
-            if (a.write.level < 0 || a.write.level > codec_max_level(a.write.codec))
-                throw std::runtime_error("--level for " + codec + " takes 0 to " +
-                                         std::to_string(codec_max_level(a.write.codec)));
-        }
-        if (vm.count("block-entries")) {
-            a.write.block_entries = vm["block-entries"].as<uint32_t>();
-            if (!format::valid_block_entries(a.write.block_entries))
-                throw std::runtime_error("--block-entries takes a power of two from " +
-                                         std::to_string(format::MIN_BLOCK_ENTRIES) + " to " +
-                                         std::to_string(format::MAX_BLOCK_ENTRIES));
-        }
-        if (vm.count("shipping")) a.write.keep = WriteOptions::Sides::Smaller;
+        a.write = write_options_from(vm);
         a.dry_run = vm.count("dry-run");
         a.disk_check = !vm.count("no-disk-check");
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();

@@ -69,7 +69,7 @@ TEST(StoreShipping, KeepsTheSideAskedForAndSaysWhatIsMissing) {
     const auto table = small_table("KRvK");
     const fs::path path = table_path(dir.path, table->material());
     for (const auto& [keep, dropped] : {std::pair{WriteOptions::Sides::WhiteToMove, BLACK},
-                                       std::pair{WriteOptions::Sides::BlackToMove, WHITE}}) {
+                                        std::pair{WriteOptions::Sides::BlackToMove, WHITE}}) {
         write_table(*table, path, shipping(keep));
         const TableReader reader(path, format::Metric::Dtm);
         EXPECT_EQ(reader.header().dropped, dropped);
@@ -88,7 +88,8 @@ TEST(StoreShipping, KeepsTheSideAskedForAndSaysWhatIsMissing) {
             read_table(path);
             ADD_FAILURE() << "read_table accepted the shipping form";
         } catch (const StoreError& e) {
-            EXPECT_NE(std::string(e.what()).find("read it through a Tablebase"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("read it through a Tablebase"), std::string::npos)
+                << e.what();
         }
         const StoredTable stored = read_stored_table(path);
         EXPECT_EQ(stored.dropped, dropped);

@@ -55,9 +55,9 @@ struct Header {
     Codec codec = Codec::Xz;
     Material material;
     uint64_t entries_per_side = 0;
-    uint32_t block_entries = 0;  // a power of two
-    uint32_t block_count = 0;    // both sides: white's blocks, then black's (version 4: the kept side's)
-    std::array<Side, 2> sides;   // version 4: the dropped side's has no bits and no dictionary
+    uint32_t block_entries = 0;       // a power of two
+    uint32_t block_count = 0;         // both sides: white's blocks, then black's (version 4: the kept side's)
+    std::array<Side, 2> sides;        // version 4: the dropped side's has no bits and no dictionary
     std::vector<uint64_t> offsets;    // block_count + 1 absolute file offsets; the last is the file size
     std::vector<uint32_t> block_crc;  // CRC-32 of each block's stored bytes
     // Version 3: order[k] is the index digit stored k-th most significant; empty before (natural).

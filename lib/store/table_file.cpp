@@ -101,7 +101,8 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
             continue;
         }
         for (Color side : kept_sides)
-            if (sample_bytes[c][side] < best_bytes) best = c, best_side = side, best_bytes = sample_bytes[c][side];
+            if (sample_bytes[c][side] < best_bytes)
+                best = c, best_side = side, best_bytes = sample_bytes[c][side];
     }
     return layout(best, best_side);
 }
@@ -235,11 +236,12 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     };
     if (options.keep != WriteOptions::Sides::Both && metric != Metric::Dtm)
         throw StoreError(name + ": only a DTM table has a shipping form");
-    const Layout layout = smallest_layout(orders_to_try(t.scheme, options, name), per_side, options.keep,
-                                          [&](Color side, uint32_t j, const DigitOrder& o) {
-                                              const auto codes = block_codes(side, j, o);
-                                              return compress(h.codec, level, codes.data(), codes.size()).size();
-                                          });
+    const Layout layout =
+        smallest_layout(orders_to_try(t.scheme, options, name), per_side, options.keep,
+                        [&](Color side, uint32_t j, const DigitOrder& o) {
+                            const auto codes = block_codes(side, j, o);
+                            return compress(h.codec, level, codes.data(), codes.size()).size();
+                        });
     const DigitOrder& order = layout.order;
     if (layout.dropped) {
         h.version = format::VERSION_ONE_SIDE;

@@ -1,0 +1,86 @@
+// tbpack: rewrites a directory of table files in another form (shipping or full, codec, level, block
+// size) without solving again; scripts/roundtrip_forms.sh checks the result value by value.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command_line.hpp"
+#include "cli/write_options.hpp"
+#include "jobs/estimates.hpp"
+#include "jobs/progress.hpp"
+#include "jobs/threads.hpp"
+#include "probe/tablebase.hpp"
+
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+using namespace retro;
+
+namespace {
+
+int pack(const fs::path& from, const fs::path& to, std::vector<std::string> names,
+         const WriteOptions& write) {
+    if (fs::equivalent(from, to)) throw std::runtime_error("FROM_DIR and TO_DIR must differ");
+    if (names.empty())
+        for (const std::string& n : table_file_names(from)) names.push_back(n);
+    uint64_t bytes_before = 0, bytes_after = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const std::string& name : names) {
+        const Material m = Material::parse(name).canonical();
+        const auto table_start = std::chrono::steady_clock::now();
+        // A Tablebase per table: a file in the shipping form is rebuilt from the sub-tables beside it,
+        // and all of them are freed before the next table.
+        const auto table = Tablebase(from).find(m);
+        if (!table) throw std::runtime_error("no " + table_path(from, m).string());
+        write_table(*table, table_path(to, m), write);
+        const uint64_t before = fs::file_size(table_path(from, m)), after = fs::file_size(table_path(to, m));
+        bytes_before += before, bytes_after += after;
+        std::cout
+            << m.name() << ": " << format_bytes(before) << " -> " << format_bytes(after) << " in "
+            << format_duration(
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - table_start).count())
+            << std::endl;
+    }
+    std::cout << names.size() << " tables: " << format_bytes(bytes_before) << " -> "
+              << format_bytes(bytes_after) << " (" << bytes_before << " -> " << bytes_after << " bytes) in "
+              << format_duration(
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+              << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    po::options_description visible(
+        "tbpack: rewrites table files in another form without solving again.\n"
+        "Usage: tbpack [options] FROM_DIR TO_DIR [MATERIAL...]\n\n"
+        "Reads every DTM table file (*.rtb) of FROM_DIR, or the named materials, in either form (a\n"
+        "file in the shipping form has its other side rebuilt from the sub-tables beside it), and\n"
+        "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form, or\n"
+        "the defaults for the full form of xz files. Files are written whole or not at all.\n\n"
+        "Options");
+    int threads = 0;
+    visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),
+                                                      "worker threads (default: all cores)");
+    add_write_options(visible);
+    try {
+        const CommandLine line = parse_command_line(argc, argv, visible);
+        if (line.options.count("help") || line.arguments.size() < 2) {
+            std::cout << visible << "\n";
+            return line.options.count("help") ? 0 : 2;
+        }
+        const fs::path from = line.arguments[0], to = line.arguments[1];
+        if (!fs::is_directory(from)) throw std::runtime_error("no such directory: " + from.string());
+        fs::create_directories(to);
+        const WriteOptions write = write_options_from(line.options);
+        const std::vector<std::string> names(line.arguments.begin() + 2, line.arguments.end());
+        return with_threads(threads, [&] { return pack(from, to, names, write); });
+    } catch (const po::error& e) {
+        std::cerr << "tbpack: " << e.what() << " (see tbpack --help)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "tbpack: error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,51 @@
+#include "cli/write_options.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "store/format.hpp"
+
+namespace po = boost::program_options;
+
+namespace retro {
+
+void add_write_options(po::options_description& options) {
+    options.add_options()("codec", po::value<std::string>()->default_value("xz"),
+                          "block compression: xz (smallest), zstd (8x faster cold probes, ~14% larger) or "
+                          "zlib")(
+        "level", po::value<int>(),
+        "compression level (default: xz 6, zstd 19, zlib 9); lower writes faster and larger files, "
+        "e.g. xz 1 (docs/guide.md)")(
+        "block-entries", po::value<uint32_t>(),
+        "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
+        "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)")(
+        "shipping",
+        "write the shipping form: one side to move per table (the one that compresses smaller), about "
+        "half the bytes; probes rebuild the other side by a one-ply search over the kept side and the "
+        "sub-tables, which must lie beside it (docs/format.md)");
+}
+
+WriteOptions write_options_from(const po::variables_map& vm) {
+    WriteOptions w;
+    const std::string codec = vm["codec"].as<std::string>();
+    const auto chosen = codec_from_name(codec);
+    if (!chosen) throw std::runtime_error("--codec takes xz, zstd or zlib, not '" + codec + "'");
+    w.codec = *chosen;
+    if (vm.count("level")) {
+        w.level = vm["level"].as<int>();
+        if (w.level < 0 || w.level > codec_max_level(w.codec))
+            throw std::runtime_error("--level for " + codec + " takes 0 to " +
+                                     std::to_string(codec_max_level(w.codec)));
+    }
+    if (vm.count("block-entries")) {
+        w.block_entries = vm["block-entries"].as<uint32_t>();
+        if (!format::valid_block_entries(w.block_entries))
+            throw std::runtime_error("--block-entries takes a power of two from " +
+                                     std::to_string(format::MIN_BLOCK_ENTRIES) + " to " +
+                                     std::to_string(format::MAX_BLOCK_ENTRIES));
+    }
+    if (vm.count("shipping")) w.keep = WriteOptions::Sides::Smaller;
+    return w;
+}
+
+}  // namespace retro

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Long verification run: both forms of a set of tables hold exactly the solved values.
+#
+# FULL_DIR holds table files written by tbgen (e.g. `tbgen --all 5 -o FULL_DIR`). The script
+#   1. with --verify, re-derives every value of every full file by forward moves (tbgen --verify),
+#      which proves that the full form holds the solved values;
+#   2. rewrites the set in the shipping form into SHIP_DIR (tbpack --shipping; one side to move per
+#      file, the other rebuilt by a one-ply search);
+#   3. compares every legal entry of both sides to move of every table, the shipping files read
+#      through their rebuild, with the full files (tbdiff), and prints the size of both sets.
+#
+# Usage: scripts/roundtrip_forms.sh [--verify] [--threads T] [--bin DIR] FULL_DIR SHIP_DIR [PACK_OPTION...]
+#   PACK_OPTION  passed to tbpack (e.g. --codec zstd); the default writes xz like tbgen
+# Exit status: 0 when every table is identical in both forms; 1 otherwise. Times on 2 cores: the
+# 3-4-man set about 2 minutes; the 145 tables of 3-5 men several hours (docs/guide.md).
+# Not part of ctest (too long); the default suite checks the 3-4-man tables in-process
+# (StoreShipping.EveryThreeAndFourManTableReadsBackToItsSolvedValues).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="$ROOT/build/bin"
+THREADS=0
+VERIFY=0
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
+while [[ $# -gt 0 && "$1" == --* ]]; do
+    case "$1" in
+        --verify) VERIFY=1; shift ;;
+        --threads) THREADS="${2:?--threads needs a value}"; shift 2 ;;
+        --bin) BIN="${2:?--bin needs a value}"; shift 2 ;;
+        --help|-h) usage; exit 0 ;;
+        *) echo "roundtrip_forms: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
+FULL="$1" SHIP="$2"
+shift 2
+[[ -d "$FULL" ]] || { echo "roundtrip_forms: no such directory: $FULL" >&2; exit 2; }
+
+if [[ $VERIFY == 1 ]]; then
+    echo "== verifying the full files by forward moves"
+    "$BIN/tbgen" --verify -t "$THREADS" "$FULL"/*.rtb
+fi
+echo "== writing the shipping form into $SHIP"
+"$BIN/tbpack" -t "$THREADS" --shipping "$@" "$FULL" "$SHIP"
+echo "== comparing every value"
+"$BIN/tbdiff" -t "$THREADS" "$FULL" "$SHIP"
+echo "full form:     $(du -cb "$FULL"/*.rtb | tail -1 | cut -f1) bytes"
+echo "shipping form: $(du -cb "$SHIP"/*.rtb | tail -1 | cut -f1) bytes"
