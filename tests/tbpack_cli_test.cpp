@@ -1,0 +1,72 @@
+// tbpack end to end: a set written here rewritten in the shipping form and back, compared by tbdiff
+// and read by tbgen --verify; bad command lines refused.
+#include <gtest/gtest.h>
+
+#include "app_run.hpp"
+#include "store/table_reader.hpp"
+#include "store_test_util.hpp"
+
+namespace retro {
+namespace {
+
+namespace fs = std::filesystem;
+using store_test::small_tables;
+
+class TbpackCli : public ::testing::Test {
+protected:
+    TbpackCli()
+        : scratch_("tbpack-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        fs::create_directories(full());
+        for (const Material& m : build_order({Material::parse("KPvK")}))
+            write_table(*small_tables().find(m), table_path(full(), m));
+    }
+    fs::path full() const { return scratch_.path / "full"; }
+    fs::path dir(const std::string& name) const { return scratch_.path / name; }
+    test::AppOutcome run(const std::string& app, const std::string& args) const {
+        return test::run_app(app, args, scratch_.path);
+    }
+
+    store_test::ScratchDir scratch_;
+};
+
+TEST_F(TbpackCli, ShippingAndBackHoldTheSameValues) {
+    const test::AppOutcome packed =
+        run("tbpack", "--shipping " + full().string() + " " + dir("ship").string());
+    ASSERT_EQ(packed.status, 0) << packed.out << packed.err;
+    EXPECT_NE(packed.out.find("5 tables: "), std::string::npos) << packed.out;
+    for (const char* name : {"KQvK", "KPvK"})
+        EXPECT_EQ(
+            TableReader(dir("ship") / (std::string(name) + ".rtb"), format::Metric::Dtm).header().version,
+            format::VERSION_ONE_SIDE);
+
+    const test::AppOutcome same = run("tbdiff", full().string() + " " + dir("ship").string());
+    EXPECT_EQ(same.status, 0) << same.out << same.err;
+    EXPECT_NE(same.out.find("5 tables: 5 identical"), std::string::npos) << same.out;
+    const test::AppOutcome verified = run("tbgen", "--verify " + (dir("ship") / "KPvK.rtb").string());
+    EXPECT_EQ(verified.status, 0) << verified.out << verified.err;
+    EXPECT_NE(verified.out.find(": ok, "), std::string::npos) << verified.out;
+
+    // Back to the full form: version 1 again, the same values.
+    const test::AppOutcome back = run("tbpack", dir("ship").string() + " " + dir("back").string() + " KPvK");
+    ASSERT_EQ(back.status, 0) << back.out << back.err;
+    EXPECT_EQ(TableReader(dir("back") / "KPvK.rtb", format::Metric::Dtm).header().dropped, std::nullopt);
+    EXPECT_EQ(run("tbdiff", full().string() + " " + dir("back").string() + " KPvK").status, 0);
+}
+
+TEST_F(TbpackCli, BadCommandLinesAreRefused) {
+    const auto refused = [&](const std::string& args, int status, const std::string& message) {
+        const test::AppOutcome r = run("tbpack", args);
+        EXPECT_EQ(r.status, status) << args << ": " << r.out << r.err;
+        EXPECT_NE((r.out + r.err).find(message), std::string::npos) << args << ": " << r.out << r.err;
+    };
+    refused("", 2, "Usage: tbpack");
+    refused((scratch_.path / "none").string() + " " + dir("x").string(), 1, "no such directory");
+    refused(full().string() + " " + full().string(), 1, "must differ");
+    refused(full().string() + " " + dir("x").string() + " --codec lz4", 1, "--codec takes xz, zstd or zlib");
+    refused(full().string() + " " + dir("x").string() + " KRvKR", 1, "no ");
+    refused(full().string() + " " + dir("x").string() + " KXvK", 1, "error");
+    EXPECT_EQ(run("tbpack", "--help").status, 0);
+}
+
+}  // namespace
+}  // namespace retro
