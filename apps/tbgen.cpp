@@ -36,10 +36,6 @@ uint64_t peak_rss_bytes() {
     return uint64_t(usage.ru_maxrss) * 1024;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 std::string shell_quote(const std::string& s) {
     if (!s.empty() &&
         s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+") ==

@@ -35,17 +35,12 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
         write_table(*table, table_path(to, m), write);
         const uint64_t before = fs::file_size(table_path(from, m)), after = fs::file_size(table_path(to, m));
         bytes_before += before, bytes_after += after;
-        std::cout
-            << m.name() << ": " << format_bytes(before) << " -> " << format_bytes(after) << " in "
-            << format_duration(
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - table_start).count())
-            << std::endl;
+        std::cout << m.name() << ": " << format_bytes(before) << " -> " << format_bytes(after) << " in "
+                  << format_duration(seconds_since(table_start)) << std::endl;
     }
     std::cout << names.size() << " tables: " << format_bytes(bytes_before) << " -> "
               << format_bytes(bytes_after) << " (" << bytes_before << " -> " << bytes_after << " bytes) in "
-              << format_duration(
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
-              << "\n";
+              << format_duration(seconds_since(start)) << "\n";
     return 0;
 }
 

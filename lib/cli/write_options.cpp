@@ -20,8 +20,8 @@ void add_write_options(po::options_description& options) {
         "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
         "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)")(
         "shipping",
-        "write the shipping form: one side to move per table (the one that compresses smaller), about "
-        "half the bytes; probes rebuild the other side by a one-ply search over the kept side and the "
+        "write the shipping form: one side to move per table (the one that compresses smaller), 37-43% "
+        "of the bytes; probes rebuild the other side by a one-ply search over the kept side and the "
         "sub-tables, which must lie beside it (docs/format.md)");
 }
 

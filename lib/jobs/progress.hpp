@@ -23,6 +23,11 @@ namespace retro {
 // "45 s", "12 min 05 s", "3 h 07 min".
 std::string format_duration(double seconds);
 
+// Seconds from t to now.
+inline double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 class JobProgress {
 public:
     using Clock = std::chrono::steady_clock;

@@ -27,10 +27,6 @@ void remove_if_present(const std::filesystem::path& path,
     if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 // Beside a checkpoint: "PLY SECONDS", the seconds the table had taken when the checkpoint of PLY
 // was written. A checkpoint must stay byte-identical for any run, so the time is kept apart.
 std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {

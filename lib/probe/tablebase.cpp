@@ -153,7 +153,7 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
             if (const Table* t = slot->table.load(std::memory_order_acquire))
                 return flip ? t->value(pos.color_flipped()) : t->value(pos);
             if (const TableReader* r = slot->reader.load(std::memory_order_acquire))
-                return r->stores(pos, flip) ? r->value(pos, flip) : value_by_moves(pos);
+                return value_from_file(*r, pos, flip);
         }
     const Material m = Material::of(pos);
     const Material canonical = m.canonical();
@@ -165,11 +165,12 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     if (!reader)
         throw MissingTableError("no table for " + canonical.name() +
                                 (dir_.empty() ? std::string() : " in " + dir_.string()));
-    const bool flipped = !(m == canonical);
-    return reader->stores(pos, flipped) ? reader->value(pos, flipped) : value_by_moves(pos);
+    return value_from_file(*reader, pos, !(m == canonical));
 }
 
-Dtm Tablebase::value_by_moves(const Position& pos) const {
+Dtm Tablebase::value_from_file(const TableReader& reader, const Position& pos, bool flipped) const {
+    if (reader.stores(pos, flipped)) return reader.value(pos, flipped);
+    // The shipping form's dropped side: one ply of minimax over the probes of the successors.
     return one_ply_value(pos, [&](const Position& next) { return probe(next); });
 }
 

@@ -72,9 +72,9 @@ public:
 private:
     struct Slot;
     Dtm probe_ignoring_ep(const Position& pos) const;
-    // The value of a position whose side to move its file does not store (the shipping form): one
-    // ply of minimax over the probes of its successors.
-    Dtm value_by_moves(const Position& pos) const;
+    // Value of a position read from its file (flipped: pos has the colour-swapped material), by a
+    // one-ply search when the file does not store its side to move (the shipping form).
+    Dtm value_from_file(const TableReader& reader, const Position& pos, bool flipped) const;
     // Publishes a table or a file reader (mutex_ held) in the lock-free slots that probes read.
     void publish(const Material& canonical, const Table* table, const TableReader* reader) const;
     // The slot of a material key (see tablebase.cpp), or nullptr; lock-free.

@@ -58,7 +58,6 @@ unsigned widest_code(uint32_t version) { return version >= VERSION_WIDE_VALUES ?
 
 // The 12 bytes after the block count: reserved (zero) before version 3; from it, the number of index
 // digits and the digit order, then zeros.
-// Byte 35 (reserved before version 4): 0, or in version 4 the dropped side to move plus one.
 constexpr size_t ORDER_BYTES = 12;
 
 }  // namespace
@@ -96,7 +95,7 @@ std::vector<uint8_t> serialize(const Header& h) {
     o.u8(uint8_t(h.metric));
     o.u8(uint8_t(h.codec));
     o.u8(INDEX_SCHEME);
-    o.u8(h.dropped ? uint8_t(*h.dropped + 1) : 0);
+    o.u8(h.dropped ? uint8_t(*h.dropped + 1) : 0);  // reserved (0) before version 4
     o.u32(h.block_entries);
     o.u64(h.entries_per_side);
     o.u32(h.block_count);

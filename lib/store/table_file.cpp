@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <numeric>
 
 #include "index/legal_entries.hpp"
@@ -79,7 +80,7 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
     };
     std::vector<Sampled> sample;
     const uint32_t step = std::max<uint32_t>(1, per_side / SAMPLE);
-    for (Color side : {WHITE, BLACK})
+    for (Color side : kept_sides)
         for (uint32_t j = step / 2; j < per_side; j += step) sample.push_back({side, j});
     std::vector<uint64_t> bytes(candidates.size() * sample.size());
     par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
@@ -234,8 +235,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
             }
         return packed;
     };
-    if (options.keep != WriteOptions::Sides::Both && metric != Metric::Dtm)
-        throw StoreError(name + ": only a DTM table has a shipping form");
+    assert(options.keep == WriteOptions::Sides::Both || metric == Metric::Dtm);  // write_wdl keeps both
     const Layout layout =
         smallest_layout(orders_to_try(t.scheme, options, name), per_side, options.keep,
                         [&](Color side, uint32_t j, const DigitOrder& o) {
