@@ -11,6 +11,7 @@
 #include "jobs/progress.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
+#include "solve/exit_settled.hpp"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
@@ -30,9 +31,11 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
         const auto table_start = std::chrono::steady_clock::now();
         // A Tablebase per table: a file in the shipping form is rebuilt from the sub-tables beside it,
         // and all of them are freed before the next table.
-        const auto table = Tablebase(from).find(m);
+        const Tablebase tables(from);
+        const auto table = tables.find(m);
         if (!table) throw std::runtime_error("no " + table_path(from, m).string());
-        write_table(*table, table_path(to, m), write);
+        const EntryBits settled = write.settle_exits ? exit_settled(*table, tables) : EntryBits{};
+        write_table(*table, table_path(to, m), write, write.settle_exits ? &settled : nullptr);
         const uint64_t before = fs::file_size(table_path(from, m)), after = fs::file_size(table_path(to, m));
         bytes_before += before, bytes_after += after;
         std::cout << m.name() << ": " << format_bytes(before) << " -> " << format_bytes(after) << " in "

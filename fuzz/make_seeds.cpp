@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "probe/tablebase.hpp"
+#include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "store/codec.hpp"
 #include "store/table_file.hpp"
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
                 write_table(*table, dir / "reader" / (stem + "order-" + name + ".rtb"), o);
                 o.keep = WriteOptions::Sides::Smaller;  // format version 4
                 write_table(*table, dir / "reader" / (stem + "shipping-" + name + ".rtb"), o);
+                o.keep = WriteOptions::Sides::Both;  // format version 5
+                const EntryBits settled = exit_settled(*table, tables);
+                write_table(*table, dir / "reader" / (stem + "settled-" + name + ".rtb"), o, &settled);
             }
         tables.add(table);
     }

@@ -113,6 +113,18 @@ TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion4FileIsRejected) {
     EXPECT_EQ(check_all_variants_of_version(path, format::VERSION_ONE_SIDE), "");
 }
 
+TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion5FileIsRejected) {
+    // Values settled by exits, both sides kept (byte 35 zero). Every entry is marked settled: only the
+    // bytes matter here, not which values a reader completes.
+    ScratchDir dir("corrupt-settled");
+    const auto table = small_table("KRvK");
+    const fs::path path = table_path(dir.path, table->material());
+    EntryBits settled;
+    for (auto& words : settled.words) words.assign(EntryBits::words_for(table->size()), ~uint64_t(0));
+    write_table(*table, path, {}, &settled);
+    EXPECT_EQ(check_all_variants_of_version(path, format::VERSION_EXITS_SETTLED), "");
+}
+
 TEST(StoreCorruption, EveryBitFlipAndTruncationWithSmallBlocksIsRejected) {
     // Many small blocks of every codec: the damage lands in block offsets, CRCs and block data.
     ScratchDir dir("corrupt-small");

@@ -1,10 +1,12 @@
 // The shipping form (format version 4): a file keeps one side to move, and a Tablebase rebuilds the
-// other by a one-ply search, for a whole table (find) or per probe. Every 3-4-man table reads back
-// to the values solved; the side kept, the errors, and bad version 4 headers.
+// other by a one-ply search, for a whole table (find) or per probe; values settled by exits (version
+// 5), which a Tablebase completes from the sub-tables. Every 3-4-man table reads back to the values
+// solved in both forms; the side kept, the errors, and bad version 4 and 5 headers.
 #include <gtest/gtest.h>
 
 #include "jobs/plan.hpp"
 #include "random_positions.hpp"
+#include "solve/exit_settled.hpp"
 #include "solved_tables.hpp"
 #include "store/format.hpp"
 #include "store/table_diff.hpp"
@@ -28,29 +30,33 @@ WriteOptions shipping(WriteOptions::Sides keep = WriteOptions::Sides::Smaller) {
 
 }  // namespace
 
-TEST(StoreShipping, EveryThreeAndFourManTableReadsBackToItsSolvedValues) {
-    const std::vector<Material> all = materials_up_to(4);
+const Tablebase& solved_up_to_four() {
     std::vector<std::string> names;
-    for (const Material& m : all) names.push_back(m.name());
-    const Tablebase& solved = test::solved_tables(names);
-    ScratchDir dir("shipping-all");
-    uint64_t full_bytes = 0, shipped_bytes = 0;
-    for (const Material& m : all) {
-        const auto table = solved.find(m);
-        write_table(*table, table_path(dir.path, m), shipping());
-        const TableReader reader(table_path(dir.path, m), format::Metric::Dtm);
-        EXPECT_EQ(reader.header().version, format::VERSION_ONE_SIDE) << m.name();
-        ASSERT_TRUE(reader.header().dropped) << m.name();
-        shipped_bytes += reader.file_size();
-        write_table(*table, dir.path / "full.rtb", shipping(WriteOptions::Sides::Both));
-        full_bytes += fs::file_size(dir.path / "full.rtb");
-    }
-    fs::remove(dir.path / "full.rtb");
-    // The kept side is the smaller: less than 60% of both sides (measured: 47% with zstd).
-    EXPECT_LT(double(shipped_bytes), 0.6 * double(full_bytes)) << shipped_bytes << " of " << full_bytes;
+    for (const Material& m : materials_up_to(4)) names.push_back(m.name());
+    return test::solved_tables(names);
+}
 
-    // Whole tables: the dropped side rebuilt from the kept one and the (also rebuilt) sub-tables.
-    const Tablebase files(dir.path);
+// Writes every table of up to 4 men into `dir` with `options`, settled by exits (format version 5) or
+// not. Returns the bytes of the files.
+uint64_t write_all(const fs::path& dir, const WriteOptions& options, bool settle) {
+    const Tablebase& solved = solved_up_to_four();
+    uint64_t bytes = 0;
+    for (const Material& m : materials_up_to(4)) {
+        const auto table = solved.find(m);
+        const EntryBits settled = settle ? exit_settled(*table, solved) : EntryBits{};
+        write_table(*table, table_path(dir, m), options, settle ? &settled : nullptr);
+        bytes += fs::file_size(table_path(dir, m));
+    }
+    return bytes;
+}
+
+// A Tablebase over the files of `dir` gives the solved values: whole tables (find: the exits applied,
+// a dropped side rebuilt from the kept one and the sub-tables, themselves read so) and single probes
+// of either side to move, en passant rights too.
+void expect_solved_values(const fs::path& dir) {
+    const Tablebase& solved = solved_up_to_four();
+    const std::vector<Material> all = materials_up_to(4);
+    const Tablebase files(dir);
     for (const Material& m : all) {
         const TableDifferences d = diff_tables(*solved.find(m), *files.find(m), 1);
         EXPECT_TRUE(d.identical()) << m.name() << ": " << d.differing << " differ, first "
@@ -58,10 +64,38 @@ TEST(StoreShipping, EveryThreeAndFourManTableReadsBackToItsSolvedValues) {
         EXPECT_GT(d.compared, 0u);
     }
     // Single probes, each side to move, en passant rights too: the dropped side by a one-ply search.
-    const Tablebase probes(dir.path);
+    const Tablebase probes(dir);
     for (const Material& m : all)
         for (const Position& pos : test::sample_positions(m, 200, test::EnPassant::Included))
-            ASSERT_EQ(probes.probe(pos), solved.probe(pos)) << pos.fen();
+            EXPECT_EQ(probes.probe(pos), solved.probe(pos)) << pos.fen();
+}
+
+TEST(StoreShipping, EveryThreeAndFourManTableReadsBackToItsSolvedValues) {
+    ScratchDir ship("shipping-all"), full("shipping-all-full");
+    const uint64_t shipped = write_all(ship.path, shipping(), true);
+    expect_solved_values(ship.path);
+    for (const Material& m : materials_up_to(4)) {
+        const TableReader reader(table_path(ship.path, m), format::Metric::Dtm);
+        EXPECT_EQ(reader.header().version, format::VERSION_EXITS_SETTLED) << m.name();
+        EXPECT_TRUE(reader.header().dropped) << m.name();
+    }
+    // The kept side is the smaller, and exits settle many of its values: 39% of the bytes of both
+    // sides unsettled with zstd (47% unsettled).
+    const uint64_t both = write_all(full.path, shipping(WriteOptions::Sides::Both), false);
+    EXPECT_LT(double(shipped), 0.42 * double(both)) << shipped << " of " << both;
+}
+
+// Both sides kept, values settled by exits (the default of tbgen and tbpack): the same values, and
+// smaller files (docs/format.md: 14% smaller for 3-4 men, 30% for 5).
+TEST(StoreShipping, EveryThreeAndFourManTableSettledByExitsReadsBackToItsSolvedValues) {
+    ScratchDir settled("settled-all"), plain("settled-all-plain");
+    const uint64_t settled_bytes = write_all(settled.path, shipping(WriteOptions::Sides::Both), true);
+    expect_solved_values(settled.path);
+    const uint64_t plain_bytes = write_all(plain.path, shipping(WriteOptions::Sides::Both), false);
+    EXPECT_LT(double(settled_bytes), 0.9 * double(plain_bytes)) << settled_bytes << " of " << plain_bytes;
+    const TableReader krkr(table_path(settled.path, Material::parse("KRvKR")), format::Metric::Dtm);
+    EXPECT_EQ(krkr.header().version, format::VERSION_EXITS_SETTLED);
+    EXPECT_FALSE(krkr.header().dropped);
 }
 
 TEST(StoreShipping, KeepsTheSideAskedForAndSaysWhatIsMissing) {
@@ -144,4 +178,47 @@ TEST(StoreShipping, BadVersion4HeadersAreRefused) {
     bad[DROPPED_AT] = 1;  // white dropped instead: white's record has values, black's none
     EXPECT_NE(open_error(with_header_crc(bad), path).find("the dropped side has values in the header"),
               std::string::npos);
+}
+
+TEST(StoreShipping, SettledFilesNeedTheirSubTablesAndSaySo) {
+    // KPvK's promotions settle some of its values: probes and find need KQvK, and read_table refuses.
+    ScratchDir dir("settled-missing");
+    const Tablebase& solved = test::solved_tables({"KPvK"});
+    const auto table = solved.find(Material::parse("KPvK"));
+    const fs::path path = table_path(dir.path, table->material());
+    const EntryBits settled = exit_settled(*table, solved);
+    write_table(*table, path, shipping(WriteOptions::Sides::Both), &settled);
+    const Tablebase files(dir.path);
+    try {
+        files.probe(Position::from_fen("8/P7/8/8/8/8/8/K1k5 w - - 0 1"));  // a8=Q wins
+        ADD_FAILURE() << "probed without KQvK";
+    } catch (const MissingTableError& e) {
+        EXPECT_NE(std::string(e.what()).find("no table for KQvK"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(files.find(table->material()), MissingTableError);
+    try {
+        read_table(path);
+        ADD_FAILURE() << "read_table accepted a file settled by exits";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("read it through a Tablebase"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(read_stored_table(path).exits_settled);
+}
+
+TEST(StoreShipping, BadVersion5HeadersAreRefused) {
+    ScratchDir dir("settled-bad");
+    const Tablebase& solved = test::solved_tables({"KRvKR"});
+    const auto table = solved.find(Material::parse("KRvKR"));
+    const fs::path path = table_path(dir.path, table->material());
+    const EntryBits settled = exit_settled(*table, solved);
+    write_table(*table, path, shipping(WriteOptions::Sides::Both), &settled);
+    const std::string good = read_bytes(path);
+    ASSERT_EQ(good[VERSION_AT], 5);
+    ASSERT_EQ(good[DROPPED_AT], 0);  // both sides kept
+    std::string bad = good;
+    bad[DROPPED_AT] = 3;
+    EXPECT_NE(open_error(with_header_crc(bad), path).find("bad dropped side 3 in a version 5 file"),
+              std::string::npos);
+    bad[DROPPED_AT] = 1;  // white dropped, yet both sides' blocks
+    EXPECT_NE(open_error(with_header_crc(bad), path).find(" blocks, "), std::string::npos);
 }

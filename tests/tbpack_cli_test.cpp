@@ -37,7 +37,7 @@ TEST_F(TbpackCli, ShippingAndBackHoldTheSameValues) {
     for (const char* name : {"KQvK", "KPvK"})
         EXPECT_EQ(
             TableReader(dir("ship") / (std::string(name) + ".rtb"), format::Metric::Dtm).header().version,
-            format::VERSION_ONE_SIDE);
+            format::VERSION_EXITS_SETTLED);
 
     const test::AppOutcome same = run("tbdiff", full().string() + " " + dir("ship").string());
     EXPECT_EQ(same.status, 0) << same.out << same.err;
@@ -46,10 +46,12 @@ TEST_F(TbpackCli, ShippingAndBackHoldTheSameValues) {
     EXPECT_EQ(verified.status, 0) << verified.out << verified.err;
     EXPECT_NE(verified.out.find(": ok, "), std::string::npos) << verified.out;
 
-    // Back to the full form: version 1 again, the same values.
-    const test::AppOutcome back = run("tbpack", dir("ship").string() + " " + dir("back").string() + " KPvK");
+    // Back to the full form, self-contained: version 1 again, the same values, read without KQvK.
+    const test::AppOutcome back =
+        run("tbpack", "--self-contained " + dir("ship").string() + " " + dir("back").string() + " KPvK");
     ASSERT_EQ(back.status, 0) << back.out << back.err;
-    EXPECT_EQ(TableReader(dir("back") / "KPvK.rtb", format::Metric::Dtm).header().dropped, std::nullopt);
+    EXPECT_EQ(TableReader(dir("back") / "KPvK.rtb", format::Metric::Dtm).header().version,
+              format::VERSION_BYTE_VALUES);
     EXPECT_EQ(run("tbdiff", full().string() + " " + dir("back").string() + " KPvK").status, 0);
 }
 

@@ -22,7 +22,11 @@ void add_write_options(po::options_description& options) {
         "shipping",
         "write the shipping form: one side to move per table (the one that compresses smaller), 37-43% "
         "of the bytes; probes rebuild the other side by a one-ply search over the kept side and the "
-        "sub-tables, which must lie beside it (docs/format.md)");
+        "sub-tables, which must lie beside it (docs/format.md)")(
+        "self-contained",
+        "store every value as solved (format versions 1-4), so that a file reads without its "
+        "sub-tables; by default a value that a capture or promotion achieves may be stored as any value "
+        "no better, which probes complete from the sub-tables (format version 5, about half the bytes)");
 }
 
 WriteOptions write_options_from(const po::variables_map& vm) {
@@ -45,6 +49,7 @@ WriteOptions write_options_from(const po::variables_map& vm) {
                                      std::to_string(format::MAX_BLOCK_ENTRIES));
     }
     if (vm.count("shipping")) w.keep = WriteOptions::Sides::Smaller;
+    if (vm.count("self-contained")) w.settle_exits = false;
     return w;
 }
 

@@ -1,5 +1,5 @@
 // The command-line options of the apps that write table files (tbgen, tbpack): codec, level, block
-// size and the shipping form.
+// size, the shipping form and settling by exits.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -8,7 +8,7 @@
 
 namespace retro {
 
-// Adds --codec, --level, --block-entries and --shipping to `options`.
+// Adds --codec, --level, --block-entries, --shipping and --self-contained to `options`.
 void add_write_options(boost::program_options::options_description& options);
 
 // The WriteOptions those options ask for. Throws std::runtime_error naming a bad value.

@@ -14,6 +14,7 @@
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
 #include "probe/verifier.hpp"
+#include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 
@@ -169,7 +170,8 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         }
         const double solve_seconds = seconds_since(table_start);
         const auto write_start = std::chrono::steady_clock::now();
-        write_table(*table, file, options.write);
+        const EntryBits settled = options.write.settle_exits ? exit_settled(*table, tables) : EntryBits{};
+        write_table(*table, file, options.write, options.write.settle_exits ? &settled : nullptr);
         if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), options.write);
         const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);

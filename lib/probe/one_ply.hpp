@@ -1,6 +1,7 @@
 // One ply of minimax: the value of a position for its side to move from the values of the positions
 // its legal moves reach. The verifier re-derives every stored value this way, and the shipping form's
-// dropped side to move is rebuilt so (docs/format.md).
+// dropped side to move is rebuilt so; values settled by exits are completed by the exits alone
+// (docs/format.md).
 #pragma once
 
 #include "chess/movegen.hpp"
@@ -21,6 +22,20 @@ Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
         if (better(v, best)) best = v;
     }
     return best;
+}
+
+// The better of `stored` and the values of the legal moves that leave the table (captures and
+// promotions): the value of an entry of a file whose values exits settle (format version 5).
+template <class ValueOf>
+Dtm with_exits(const Position& pos, Dtm stored, ValueOf&& value_of) {
+    MoveList moves;
+    generate_legal_moves(pos, moves);
+    for (const Move& m : moves)
+        if (m.capture || m.promotion != NO_PIECE_TYPE) {
+            const Dtm v = value_through(value_of(make_move(pos, m)));
+            if (better(v, stored)) stored = v;
+        }
+    return stored;
 }
 
 }  // namespace retro

@@ -30,8 +30,16 @@ Dtm Successors::expected(const Position& pos) const {
     return one_ply_value(pos, [&](const Position& next) { return value(next); });
 }
 
-void rebuild_side(Table& table, Color side, const Tablebase& tables) {
-    const Successors successors(table, tables);
+Dtm Successors::with_exits(const Position& pos, Dtm stored) const {
+    return retro::with_exits(pos, stored, [&](const Position& next) { return value(next); });
+}
+
+namespace {
+
+// Sets every legal entry of `side` to value_of(position, its current value), in parallel. The
+// values of `side` are read only through value_of, and only for the entry being replaced.
+template <class ValueOf>
+void recompute_side(Table& table, Color side, ValueOf&& value_of) {
     std::vector<uint8_t> bytes(table.size(), Table::DRAW_BYTE);
     std::vector<Table::LongValue> longs;
     std::mutex longs_mutex;
@@ -39,7 +47,7 @@ void rebuild_side(Table& table, Color side, const Tablebase& tables) {
         std::vector<Table::LongValue> found;
         for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                              [&](uint64_t i, const Placement&, const Position& pos) {
-                                 const Dtm v = successors.expected(pos);
+                                 const Dtm v = value_of(pos, table.value(side, i));
                                  bytes[i] = Table::byte_of(v);
                                  if (bytes[i] == Table::LONG_BYTE) found.push_back({i, v});
                              });
@@ -48,6 +56,19 @@ void rebuild_side(Table& table, Color side, const Tablebase& tables) {
         longs.insert(longs.end(), found.begin(), found.end());
     });
     table.replace_side(side, std::move(bytes), std::move(longs));  // sorts the long values
+}
+
+}  // namespace
+
+void rebuild_side(Table& table, Color side, const Tablebase& tables) {
+    const Successors successors(table, tables);
+    recompute_side(table, side, [&](const Position& pos, Dtm) { return successors.expected(pos); });
+}
+
+void apply_exits(Table& table, Color side, const Tablebase& tables) {
+    const Successors successors(table, tables);
+    recompute_side(table, side,
+                   [&](const Position& pos, Dtm stored) { return successors.with_exits(pos, stored); });
 }
 
 }  // namespace retro

@@ -20,6 +20,8 @@ public:
     Dtm value(const Position& pos) const;
     // The minimax value of a position of the table's material from the values of its successors.
     Dtm expected(const Position& pos) const;
+    // The better of `stored` and the values of the position's captures and promotions.
+    Dtm with_exits(const Position& pos, Dtm stored) const;
 
 private:
     const Table& table_;
@@ -31,5 +33,9 @@ private:
 // one-ply search over the other side, which the file holds, and the sub-tables in `tables`. Holes
 // stay draws. Parallel (TBB).
 void rebuild_side(Table& table, Color side, const Tablebase& tables);
+
+// Completes the stored values of `side` in a table whose file exits settle (format version 5): each
+// legal entry takes the better of its value and its best capture or promotion. Parallel (TBB).
+void apply_exits(Table& table, Color side, const Tablebase& tables);
 
 }  // namespace retro

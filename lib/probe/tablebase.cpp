@@ -106,6 +106,10 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
         std::shared_ptr<const Table> table;
         if (std::filesystem::exists(path)) {
             StoredTable stored = read_stored_table(path);
+            // The kept sides first: the dropped one is rebuilt from their complete values.
+            if (stored.exits_settled)
+                for (Color side : {WHITE, BLACK})
+                    if (stored.dropped != side) apply_exits(*stored.table, side, *this);
             if (stored.dropped) rebuild_side(*stored.table, *stored.dropped, *this);
             table = std::move(stored.table);
         }
@@ -169,7 +173,11 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
 }
 
 Dtm Tablebase::value_from_file(const TableReader& reader, const Position& pos, bool flipped) const {
-    if (reader.stores(pos, flipped)) return reader.value(pos, flipped);
+    if (reader.stores(pos, flipped)) {
+        const Dtm stored = reader.value(pos, flipped);
+        if (!reader.header().exits_settled()) return stored;
+        return with_exits(pos, stored, [&](const Position& next) { return probe(next); });
+    }
     // The shipping form's dropped side: one ply of minimax over the probes of the successors.
     return one_ply_value(pos, [&](const Position& next) { return probe(next); });
 }

@@ -178,9 +178,11 @@ Header parse(const uint8_t* bytes, size_t size, uint64_t file_size, const std::s
     const uint8_t metric = uint8_t(in.take(1)), codec = uint8_t(in.take(1)), scheme = uint8_t(in.take(1));
     const uint8_t dropped = uint8_t(in.take(1));
     if (h.version < VERSION_ONE_SIDE && dropped != 0) throw fail("reserved header byte is not zero");
-    if (h.version == VERSION_ONE_SIDE) {
-        if (dropped != 1 && dropped != 2)
-            throw fail("bad dropped side " + std::to_string(dropped) + " in a version 4 file");
+    if (h.version == VERSION_ONE_SIDE && dropped == 0) throw fail("bad dropped side 0 in a version 4 file");
+    if (h.version >= VERSION_ONE_SIDE && dropped != 0) {
+        if (dropped > 2)
+            throw fail("bad dropped side " + std::to_string(dropped) + " in a version " +
+                       std::to_string(h.version) + " file");
         h.dropped = Color(dropped - 1);
     }
     if (metric != uint8_t(Metric::Dtm) && metric != uint8_t(Metric::Wdl))

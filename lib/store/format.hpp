@@ -1,5 +1,6 @@
 // The table file header (format v1; v2 for distances past 254 plies; v3 for entries stored in another
-// digit order; v4 for the shipping form, one side to move only): layout, parsing and checks.
+// digit order; v4 for the shipping form, one side to move only; v5 for values settled by exits):
+// layout, parsing and checks.
 // docs/format.md is the reference; the constants and the byte offsets here follow it.
 #pragma once
 
@@ -28,7 +29,11 @@ inline constexpr uint32_t VERSION_DIGIT_ORDER = 3;
 // Version 4, the shipping form, is version 3 (the digit order always written, natural or not) with
 // one side to move dropped: its values are rebuilt by a one-ply search over the kept side.
 inline constexpr uint32_t VERSION_ONE_SIDE = 4;
-inline constexpr uint32_t NEWEST_VERSION = VERSION_ONE_SIDE;
+// Version 5 is version 4 whose byte 35 may also be 0 (both sides kept) and whose stored values are
+// settled by exits: where a capture or a promotion achieves an entry's value, the file may store any
+// value not better, and a reader takes the better of the stored value and the best such move.
+inline constexpr uint32_t VERSION_EXITS_SETTLED = 5;
+inline constexpr uint32_t NEWEST_VERSION = VERSION_EXITS_SETTLED;
 // Whether a DTM value fits a version 1 dictionary byte: distances up to 254 plies, and the draw.
 constexpr bool fits_byte_values(Dtm v) { return v <= 254 || v == DTM_DRAW; }
 inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
@@ -62,13 +67,15 @@ struct Header {
     std::vector<uint32_t> block_crc;  // CRC-32 of each block's stored bytes
     // Version 3: order[k] is the index digit stored k-th most significant; empty before (natural).
     std::vector<uint8_t> digit_order;
-    // Version 4: the side to move whose values the file does not hold.
+    // Versions 4 and 5: the side to move whose values the file does not hold.
     std::optional<Color> dropped;
 
     uint32_t blocks_per_side() const {
         return uint32_t((entries_per_side + block_entries - 1) / block_entries);
     }
     bool stores(Color side) const { return dropped != side; }
+    // Whether a stored value stands for the better of itself and the entry's best exit (version 5).
+    bool exits_settled() const { return version >= VERSION_EXITS_SETTLED; }
     // The side to move of block b's entries, and the first block of a stored side.
     Color side_of_block(uint32_t b) const { return dropped ? ~*dropped : Color(b / blocks_per_side()); }
     uint32_t first_block(Color side) const { return dropped ? 0 : uint32_t(side) * blocks_per_side(); }

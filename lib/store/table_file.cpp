@@ -125,8 +125,8 @@ std::vector<DigitOrder> orders_to_try(const IndexScheme& scheme, const WriteOpti
     return candidates;
 }
 
-void write_file(const Table& t, const std::filesystem::path& path, Metric metric,
-                const WriteOptions& options) {
+void write_file(const Table& t, const std::filesystem::path& path, Metric metric, const WriteOptions& options,
+                const EntryBits* settled) {
     const std::string name = path.string();
     const uint32_t requested_block = options.block_entries;
     if (requested_block != 0 && !format::valid_block_entries(requested_block))
@@ -209,26 +209,46 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     h.block_count = 2 * uint32_t((entries + h.block_entries - 1) / h.block_entries);
     const uint32_t per_side = h.blocks_per_side();
 
-    // The codes of block j of a side stored in `order`: holes take the most common value of their block
-    // (the side's most common when the block has none); packed, not yet compressed.
+    // The codes of each side, the best value first.
+    std::array<std::vector<uint16_t>, 2> best_first;
+    for (Color side : {WHITE, BLACK}) {
+        const std::vector<uint16_t>& dict = h.sides[side].dictionary;
+        best_first[side].resize(dict.size());
+        std::iota(best_first[side].begin(), best_first[side].end(), uint16_t(0));
+        std::sort(best_first[side].begin(), best_first[side].end(),
+                  [&](uint16_t a, uint16_t b) { return better(dict[a], dict[b]); });
+    }
+    assert(!settled || metric == Metric::Dtm);
+
+    // The codes of block j of a side stored in `order`, packed, not yet compressed. Holes and the
+    // entries an exit settles take the block's fill: the value most entries of the block may take
+    // (their own value; any, for a hole; any not better than their own, for a settled entry).
     auto block_codes = [&](Color side, uint32_t j, const DigitOrder& order) {
         const format::Side& s = h.sides[side];
         const std::vector<uint16_t>& code = code_of[side];
         const uint32_t n = h.entries_in_block(j);
+        enum Kind : uint8_t { KEPT, HOLE, SETTLED };
         std::vector<uint16_t> codes(n);
-        std::vector<bool> hole(n);
-        std::vector<uint64_t> count(s.dictionary.size());
+        std::vector<Kind> kind(n);
+        std::vector<uint64_t> takers(s.dictionary.size()), settled_by_code(s.dictionary.size());
         Position pos;
         order.for_each_index(uint64_t(j) * h.block_entries, n, [&](uint64_t i, uint64_t idx) {
-            hole[i] = is_hole(side, idx, pos);
-            codes[i] = hole[i] ? 0 : code[value_of(side, idx)];
-            if (!hole[i]) ++count[codes[i]];
+            kind[i] = is_hole(side, idx, pos) ? HOLE : settled && settled->test(side, idx) ? SETTLED : KEPT;
+            codes[i] = kind[i] == HOLE ? 0 : code[value_of(side, idx)];
+            if (kind[i] == KEPT) ++takers[codes[i]];
+            if (kind[i] == SETTLED) ++settled_by_code[codes[i]];
         });
-        const unsigned fill = unsigned(std::max_element(count.begin(), count.end()) - count.begin());
+        // A settled entry takes any fill no better than its value: add the counts from the best down.
+        uint64_t settled_not_worse = 0;
+        for (const uint16_t c : best_first[side]) takers[c] += settled_not_worse += settled_by_code[c];
+        const unsigned fill = unsigned(std::max_element(takers.begin(), takers.end()) - takers.begin());
         std::vector<uint8_t> packed((uint64_t(n) * s.bits + 7) / 8, 0);
         if (s.bits > 0)
             for (uint32_t i = 0; i < n; ++i) {
-                const unsigned c = hole[i] ? fill : codes[i];
+                const bool takes_fill =
+                    kind[i] == HOLE ||
+                    (kind[i] == SETTLED && !better(s.dictionary[fill], s.dictionary[codes[i]]));
+                const unsigned c = takes_fill ? fill : codes[i];
                 const uint64_t bit = uint64_t(i) * s.bits;
                 packed[bit >> 3] |= uint8_t(c << (bit & 7));
                 if (s.bits == 16) packed[(bit >> 3) + 1] = uint8_t(c >> 8);
@@ -243,13 +263,15 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
                             return compress(h.codec, level, codes.data(), codes.size()).size();
                         });
     const DigitOrder& order = layout.order;
-    if (layout.dropped) {
-        h.version = format::VERSION_ONE_SIDE;
-        h.dropped = layout.dropped;
-        h.sides[*layout.dropped] = {};
-        h.block_count = per_side;
+    if (layout.dropped || settled) {
+        h.version = settled ? format::VERSION_EXITS_SETTLED : format::VERSION_ONE_SIDE;
+        if (layout.dropped) {
+            h.dropped = layout.dropped;
+            h.sides[*layout.dropped] = {};
+            h.block_count = per_side;
+        }
         h.digit_order = order.order();
-        if (order.natural()) {  // version 4 always names its order
+        if (order.natural()) {  // versions 4 and 5 always name their order
             h.digit_order.resize(t.scheme.digit_radices().size());
             std::iota(h.digit_order.begin(), h.digit_order.end(), uint8_t(0));
         }
@@ -299,14 +321,15 @@ std::set<std::string> table_file_names(const std::filesystem::path& dir) {
     return names;
 }
 
-void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
-    write_file(table, path, Metric::Dtm, options);
+void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
+                 const EntryBits* settled) {
+    write_file(table, path, Metric::Dtm, options, settled);
 }
 
 void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
     WriteOptions both = options;
     both.keep = WriteOptions::Sides::Both;  // a bitbase is small, and its probes need no search
-    write_file(table, path, Metric::Wdl, both);
+    write_file(table, path, Metric::Wdl, both, nullptr);
 }
 
 StoredTable read_stored_table(const std::filesystem::path& path) {
@@ -333,7 +356,7 @@ StoredTable read_stored_table(const std::filesystem::path& path) {
             std::sort(side.begin(), side.end(),
                       [](const auto& a, const auto& b) { return a.index < b.index; });
     return {std::make_unique<Table>(reader.material(), std::move(bytes), std::move(longs)),
-            reader.header().dropped};
+            reader.header().dropped, reader.header().exits_settled()};
 }
 
 std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
@@ -342,6 +365,10 @@ std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
         throw StoreError(path.string() + ": the shipping form keeps no values for " +
                          color_name(*stored.dropped) +
                          " to move; read it through a Tablebase, which rebuilds them");
+    if (stored.exits_settled)
+        throw StoreError(path.string() +
+                         ": its values are settled by captures and promotions into the sub-tables; read it "
+                         "through a Tablebase, which applies them");
     return std::move(stored.table);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "store/codec.hpp"
+#include "store/entry_bits.hpp"
 #include "store/store_error.hpp"
 #include "store/table.hpp"
 #include "store/wdl.hpp"
@@ -49,23 +50,32 @@ struct WriteOptions {
     // Smaller keeps the side whose sample of blocks compresses smaller.
     enum class Sides : uint8_t { Both, Smaller, WhiteToMove, BlackToMove };
     Sides keep = Sides::Both;
+    // Whether the apps that have the sub-tables (tbgen, tbpack) pass write_table the entries that
+    // exits settle (format version 5). write_table itself only looks at its `settled` argument.
+    bool settle_exits = true;
 };
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
 // a file with the final name is always complete. Throws StoreError (unwritable directory, full disk:
 // no file with the final name is left behind). Blocks are compressed in parallel (TBB).
-void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {});
+// With `settled` (solve/exit_settled.hpp), its entries may store any value no better than their own
+// (format version 5), which makes files far smaller; readers need the sub-tables then.
+void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {},
+                 const EntryBits* settled = nullptr);
 
 // Reads and checks a whole table file (header, every block's checksum and codes). Holes (entries of
 // no legal position) may hold any value. Throws StoreError, also for the shipping form (one side to
-// move only: Tablebase::find reads it and rebuilds the other side).
+// move only: Tablebase::find reads it and rebuilds the other side) and for values settled by exits
+// (version 5, which need the sub-tables).
 std::unique_ptr<Table> read_table(const std::filesystem::path& path);
 
-// The same for either form: the entries of a side the file does not store are draws, and `dropped`
-// names that side.
+// The same for any file: the entries of a side the file does not store are draws, and `dropped`
+// names that side; with `exits_settled` (format version 5) the stored values still lack the exits
+// that settle them (Tablebase::find applies them).
 struct StoredTable {
     std::unique_ptr<Table> table;
     std::optional<Color> dropped;
+    bool exits_settled = false;
 };
 StoredTable read_stored_table(const std::filesystem::path& path);
 

@@ -1,0 +1,41 @@
+#include "solve/exit_settled.hpp"
+
+#include <tbb/blocked_range.h>
+
+#include "chess/movegen.hpp"
+#include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
+#include "solve/exits.hpp"
+
+namespace retro {
+
+EntryBits exit_settled(const Table& table, const TableSource& tables) {
+    const ExitProbe exits(table.scheme, tables);
+    EntryBits settled;
+    const uint64_t entries = table.size();
+    const size_t words = EntryBits::words_for(entries);
+    for (Color side : {WHITE, BLACK}) {
+        std::vector<uint64_t>& bits = settled.words[side];
+        bits.assign(words, 0);
+        // Ranges of whole words, so no two tasks write the same word.
+        par::parallel_for(tbb::blocked_range<size_t>(0, words, 1 << 10), [&](const auto& r) {
+            MoveList moves;
+            for_each_legal_entry(table.scheme, side, uint64_t(r.begin()) * 64,
+                                 std::min(entries, uint64_t(r.end()) * 64),
+                                 [&](uint64_t i, const Placement& p, const Position& pos) {
+                                     moves.size = 0;
+                                     generate_legal_moves(pos, moves);
+                                     const Dtm value = table.value(side, i);
+                                     for (const Move& m : moves)
+                                         if ((m.capture || m.promotion != NO_PIECE_TYPE) &&
+                                             value_through(exits.value_after(p, side, m)) == value) {
+                                             bits[i >> 6] |= uint64_t(1) << (i & 63);
+                                             break;
+                                         }
+                                 });
+        });
+    }
+    return settled;
+}
+
+}  // namespace retro

@@ -1,0 +1,24 @@
+// One bit per entry and side to move: a set of a table's entries, e.g. those whose value a move
+// leaving the table achieves (solve/exit_settled.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "chess/types.hpp"
+
+namespace retro {
+
+struct EntryBits {
+    // Bit i % 64 of word i / 64 stands for entry i; a side without words is the empty set.
+    std::array<std::vector<uint64_t>, 2> words;
+
+    static size_t words_for(uint64_t entries) { return size_t((entries + 63) / 64); }
+    bool test(Color side, uint64_t i) const {
+        const auto& w = words[side];
+        return !w.empty() && (w[i >> 6] >> (i & 63) & 1);
+    }
+};
+
+}  // namespace retro
