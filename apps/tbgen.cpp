@@ -135,8 +135,8 @@ int generate(const GenerateArgs& a) {
     if (plan.to_build() > 0) {
         const Material peak = *plan.peak_memory_table();
         say("estimated peak memory: " + format_bytes(plan.peak_memory()) + " while solving " + peak.name() +
-            " (solver " + format_bytes(solver_memory_estimate(peak)) + " + sub-tables " +
-            format_bytes(solve_peak_bytes(peak) - solver_memory_estimate(peak)) + "); " + limit_text);
+            " (solving or writing " + format_bytes(own_peak_bytes(peak)) + " + sub-tables " +
+            format_bytes(subtables_bytes(peak)) + "); " + limit_text);
         say("estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
             format_bytes(plan.disk_total()) + " for all the tables of the job, checkpoints aside)" +
             (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));

@@ -9,16 +9,26 @@
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "solve/solver.hpp"
+#include "store/entry_bits.hpp"
 
 namespace retro {
 
 uint64_t table_memory_bytes(const Material& m) { return 2 * IndexScheme(m).size(); }
 
-uint64_t solve_peak_bytes(const Material& m) {
-    uint64_t bytes = solver_memory_estimate(m);
+uint64_t own_peak_bytes(const Material& m) {
+    // Writing holds the solved table and a bit per entry and side for the entries exits settle
+    // (solve/exit_settled.hpp): 2.25 bytes per entry, above the solver's own state for six men.
+    const uint64_t writing = table_memory_bytes(m) + 2 * 8 * EntryBits::words_for(IndexScheme(m).size());
+    return std::max(solver_memory_estimate(m), writing);
+}
+
+uint64_t subtables_bytes(const Material& m) {
+    uint64_t bytes = 0;
     for (const Material& sub : direct_subtables(m)) bytes += table_memory_bytes(sub);
     return bytes;
 }
+
+uint64_t solve_peak_bytes(const Material& m) { return own_peak_bytes(m) + subtables_bytes(m); }
 
 uint64_t table_file_bytes_estimate(const Material& m) {
     // Compressed files measured 7-30% of a byte per entry and side (KRBvKR 7.2%, KQvKR 28.5%);

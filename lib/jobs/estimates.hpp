@@ -13,8 +13,13 @@ namespace retro {
 // Bytes a solved table takes in memory: one value byte per index entry and side to move.
 uint64_t table_memory_bytes(const Material& m);
 
-// Bytes held at the peak of solving m: the solver's own estimate plus every table one capture or
-// promotion away, which the solver keeps in memory (a job loads only those, table by table).
+// Bytes held for m itself at its peak: the solver's own estimate, or, when larger, the solved table
+// and the bits of the entries exits settle while it is written.
+uint64_t own_peak_bytes(const Material& m);
+// Bytes of every table one capture or promotion away, which the solver and the writer keep in
+// memory (a job loads only those, table by table).
+uint64_t subtables_bytes(const Material& m);
+// Bytes held at the peak of solving and writing m: the two above.
 uint64_t solve_peak_bytes(const Material& m);
 
 // Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see

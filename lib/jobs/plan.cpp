@@ -117,9 +117,8 @@ std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
     if (memory_limit && memory > memory_limit) {
         const Material m = *plan.peak_memory_table();
         return "this job needs about " + format_bytes(memory) + " of memory at its peak (" + m.name() +
-               ": solver " + format_bytes(solver_memory_estimate(m)) + " + sub-tables " +
-               format_bytes(solve_peak_bytes(m) - solver_memory_estimate(m)) + "), more than the limit of " +
-               format_bytes(memory_limit) +
+               ": solving or writing " + format_bytes(own_peak_bytes(m)) + " + sub-tables " +
+               format_bytes(subtables_bytes(m)) + "), more than the limit of " + format_bytes(memory_limit) +
                "; free memory, raise --memory-limit if you know better, or build fewer tables";
     }
     const uint64_t disk = plan.disk_needed();
