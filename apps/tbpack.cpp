@@ -34,8 +34,7 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
         const Tablebase tables(from);
         const auto table = tables.find(m);
         if (!table) throw std::runtime_error("no " + table_path(from, m).string());
-        const EntryBits settled = write.settle_exits ? exit_settled(*table, tables) : EntryBits{};
-        write_table(*table, table_path(to, m), write, write.settle_exits ? &settled : nullptr);
+        write_settled_table(*table, table_path(to, m), write, tables);
         const uint64_t before = fs::file_size(table_path(from, m)), after = fs::file_size(table_path(to, m));
         bytes_before += before, bytes_after += after;
         std::cout << m.name() << ": " << format_bytes(before) << " -> " << format_bytes(after) << " in "

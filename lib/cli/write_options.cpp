@@ -20,13 +20,15 @@ void add_write_options(po::options_description& options) {
         "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
         "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)")(
         "shipping",
-        "write the shipping form: one side to move per table (the one that compresses smaller), 37-43% "
-        "of the bytes; probes rebuild the other side by a one-ply search over the kept side and the "
+        "write the shipping form: one side to move per table (the one that compresses smaller), 43-46% "
+        "of the bytes of the full form; probes rebuild the other side by a one-ply search over the kept side "
+        "and the "
         "sub-tables, which must lie beside it (docs/format.md)")(
         "self-contained",
         "store every value as solved (format versions 1-4), so that a file reads without its "
         "sub-tables; by default a value that a capture or promotion achieves may be stored as any value "
-        "no better, which probes complete from the sub-tables (format version 5, about half the bytes)");
+        "no better, which probes complete from the sub-tables (format version 5: 14-30% fewer bytes "
+        "measured, hot probes about 3 times slower)");
 }
 
 WriteOptions write_options_from(const po::variables_map& vm) {

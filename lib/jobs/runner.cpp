@@ -170,8 +170,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         }
         const double solve_seconds = seconds_since(table_start);
         const auto write_start = std::chrono::steady_clock::now();
-        const EntryBits settled = options.write.settle_exits ? exit_settled(*table, tables) : EntryBits{};
-        write_table(*table, file, options.write, options.write.settle_exits ? &settled : nullptr);
+        write_settled_table(*table, file, options.write, tables);
         if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), options.write);
         const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);

@@ -38,4 +38,11 @@ EntryBits exit_settled(const Table& table, const TableSource& tables) {
     return settled;
 }
 
+void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
+                         const TableSource& tables) {
+    if (!options.settle_exits) return write_table(table, path, options);
+    const EntryBits settled = exit_settled(table, tables);
+    write_table(table, path, options, &settled);
+}
+
 }  // namespace retro

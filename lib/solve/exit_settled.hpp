@@ -3,7 +3,10 @@
 // (format version 5), since its reader takes the better of the stored value and the best exit.
 #pragma once
 
+#include <filesystem>
+
 #include "store/entry_bits.hpp"
+#include "store/table_file.hpp"
 #include "store/table_source.hpp"
 
 namespace retro {
@@ -11,5 +14,9 @@ namespace retro {
 // Both sides to move of `table`; its sub-tables come from `tables` (throws SolveError if one is
 // missing). Parallel (TBB); one pass of move generation over the legal entries.
 EntryBits exit_settled(const Table& table, const TableSource& tables);
+
+// write_table, settled by exits (format version 5) when options.settle_exits asks for it.
+void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
+                         const TableSource& tables);
 
 }  // namespace retro

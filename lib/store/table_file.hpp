@@ -50,8 +50,8 @@ struct WriteOptions {
     // Smaller keeps the side whose sample of blocks compresses smaller.
     enum class Sides : uint8_t { Both, Smaller, WhiteToMove, BlackToMove };
     Sides keep = Sides::Both;
-    // Whether the apps that have the sub-tables (tbgen, tbpack) pass write_table the entries that
-    // exits settle (format version 5). write_table itself only looks at its `settled` argument.
+    // Whether write_settled_table (solve/exit_settled.hpp, which has the sub-tables: tbgen, tbpack)
+    // settles values by exits (format version 5). write_table itself looks at its `settled` argument.
     bool settle_exits = true;
 };
 
