@@ -46,6 +46,14 @@ std::string shell_quote(const std::string& s) {
     return out + "'";
 }
 
+// After a stop at `stopped_at` (JobResult::stopped_at).
+std::string what_a_rerun_keeps(const std::string& stopped_at) {
+    if (stopped_at.starts_with("writing "))
+        return "the table being written is solved again (from its checkpoint, if it has one)";
+    if (stopped_at.starts_with("verifying ")) return "the table being verified is complete";
+    return "nothing is lost";
+}
+
 int verify_files(const std::vector<std::string>& files) {
     int status = 0;
     for (const auto& file : files) {
@@ -181,7 +189,8 @@ int generate(const GenerateArgs& a) {
             result.stopped_at + ". " + std::to_string(result.built.size()) + " tables built in this run, " +
             std::to_string(plan.to_build() - int(result.built.size())) + " still to build; peak memory " +
             format_bytes(peak_rss_bytes()) + ".");
-        say("nothing is lost: run the same command again to resume:\n  " + a.command_line);
+        say(what_a_rerun_keeps(result.stopped_at) + ": run the same command again to resume:\n  " +
+            a.command_line);
         return 128 + (sig ? sig : SIGINT);
     }
 

@@ -24,12 +24,18 @@ TEST(JobsProgress, EtaFromTheRatesSoFar) {
     p.table_started(t0 + 1s);
     EXPECT_NEAR(*p.table_eta(t0 + 1500ms), 0.5, 1e-9);
     EXPECT_NEAR(*p.job_eta(t0 + 1500ms), 0.5 + 4.0, 1e-9);  // 4-man at the 3-man rate until measured
+    EXPECT_NE(p.status(t0 + 5s).find("(ETA: this table past its estimate, then ~4.0 s)"), std::string::npos)
+        << p.status(t0 + 5s);
     p.table_finished(t0 + 3s);  // 1000 entries in 2 s: 3-man rate now 2000 entries / 3 s
     p.table_started(t0 + 3s);
     EXPECT_NEAR(*p.expected_seconds(c, 4000), 6.0, 1e-9);
     EXPECT_FALSE(p.table_eta(t0 + 10s));           // over its estimate
     EXPECT_NEAR(*p.job_eta(t0 + 10s), 0.0, 1e-9);  // counts as nearly done
     EXPECT_NE(p.status(t0 + 4s).find("job 33.3%"), std::string::npos) << p.status(t0 + 4s);
+    EXPECT_NE(p.status(t0 + 4s).find("(ETA 5.0 s)"), std::string::npos) << p.status(t0 + 4s);
+    // The last table past its estimate: no "ETA 0.0 s" while it may take hours more.
+    EXPECT_NE(p.status(t0 + 10s).find("(ETA unknown: this table is past its estimate)"), std::string::npos)
+        << p.status(t0 + 10s);
     p.table_finished(t0 + 11s);
     EXPECT_DOUBLE_EQ(p.job_fraction(), 1.0);
     EXPECT_NEAR(*p.job_eta(t0 + 11s), 0.0, 1e-9);

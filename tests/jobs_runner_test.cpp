@@ -167,6 +167,57 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_GE(recorded, 1000);
 }
 
+TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {
+    // Stopped while searching the exits, then while compressing: never a file, never a leftover.
+    for (const std::string said : {"KPvK: settling values by exits", "KPvK: writing "}) {
+        const fs::path dir = base_ / ("stopped_writing_" + std::to_string(said.size()));
+        fs::create_directories(dir);
+        std::atomic<bool> stop{false};
+        bool asked = false;  // once only: the rerun goes through
+        JobOptions options;
+        options.stop = &stop;
+        options.solver_line = [&](const std::string& line) {
+            if (!asked && line.starts_with(said)) asked = stop = true;
+        };
+        const JobResult first = run_job(make_plan(KPK, dir), options);
+        EXPECT_TRUE(first.interrupted) << said;
+        EXPECT_EQ(first.stopped_at, "writing KPvK");
+        EXPECT_EQ(first.built.size(), 4u);  // the sub-tables are done
+        const fs::path kpk = table_path(dir, Material::parse("KPvK"));
+        EXPECT_FALSE(fs::exists(kpk)) << said;
+        EXPECT_FALSE(fs::exists(kpk.string() + ".tmp")) << said;
+        EXPECT_FALSE(fs::exists(layer_log_path(checkpoint_path(dir, Material::parse("KPvK"))))) << said;
+
+        stop = false;
+        const JobResult second = run_job(make_plan(KPK, dir), options);
+        EXPECT_FALSE(second.interrupted);
+        EXPECT_EQ(second.built.size(), 1u);
+        expect_same_files(dir);
+    }
+}
+
+TEST_F(JobsRunner, StopWhileVerifyingKeepsTheCompleteFile) {
+    const fs::path dir = base_ / "stopped_verifying";
+    fs::create_directories(dir);
+    std::atomic<bool> stop{false};
+    JobOptions options;
+    options.stop = &stop;
+    options.verify = true;
+    options.solver_line = [&](const std::string& line) {
+        stop = stop || line.starts_with("KPvK: verifying by forward moves");
+    };
+    std::string stopped_line;
+    options.report = [&](const std::string& line) {
+        if (line.starts_with("KPvK: verification stopped after ")) stopped_line = line;
+    };
+    const JobResult r = run_job(make_plan(KPK, dir), options);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.stopped_at, "verifying KPvK");
+    EXPECT_EQ(r.built.size(), 5u);
+    EXPECT_NE(stopped_line.find("tbgen --verify"), std::string::npos) << stopped_line;
+    expect_same_files(dir);
+}
+
 TEST_F(JobsRunner, AResumedTableWithoutItsEarlierTimeIsNotTimed) {
     // A checkpoint whose time file is of another ply (or missing): the table's time would be only
     // its last part, so tbgen.times gets no line for it.

@@ -223,6 +223,35 @@ TEST(StoreFile, FullDiskLeavesNoFileAndKeepsTheOldOne) {
     EXPECT_TRUE(table_file_valid(path));
 }
 
+TEST(StoreFile, ProgressCountsEveryBlockAndAStopLeavesNoFile) {
+    ScratchDir dir("stop");
+    const auto table = small_table("KPvK");
+    const fs::path path = table_path(dir.path, table->material());
+    WriteOptions o;
+    o.block_entries = 1 << 10;
+    std::vector<uint32_t> said;
+    uint32_t blocks = 0;
+    o.progress = [&](uint32_t done, uint32_t all) { said.push_back(done), blocks = all; };
+    write_table(*table, path, o);
+    EXPECT_EQ(blocks, TableReader(path, format::Metric::Dtm).header().block_count);
+    ASSERT_EQ(said.size(), size_t(blocks) + 1);
+    for (uint32_t k = 0; k <= blocks; ++k) EXPECT_EQ(said[k], k);
+
+    // Stopped after the third block: no file, no temporary, the old file untouched.
+    const std::string good = read_bytes(path);
+    std::atomic<bool> stop{false};
+    o.stop = &stop;
+    o.progress = [&](uint32_t done, uint32_t) { stop = stop || done == 3; };
+    try {
+        write_table(*small_table("KQvK"), path, o);
+        ADD_FAILURE() << "the write was not stopped";
+    } catch (const WriteStopped& e) {
+        EXPECT_TRUE(contains(e.what(), "stopped")) << e.what();
+    }
+    EXPECT_TRUE(read_bytes(path) == good);
+    EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+}
+
 TEST(StoreFile, BadWriteOptionsAreRefused) {
     ScratchDir dir("options");
     const auto table = small_table("KQvK");

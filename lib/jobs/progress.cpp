@@ -98,20 +98,29 @@ std::optional<double> JobProgress::job_eta(Clock::time_point now) const {
 
 std::string JobProgress::status(Clock::time_point now) const {
     std::string out;
+    bool overrun = false;  // the current table took longer than expected: its end is unknown
     if (running_) {
         const auto& [m, entries] = tables_[next_ - 1];
         const double elapsed = std::chrono::duration<double>(now - table_start_).count();
         out = "table " + format_duration(elapsed);
-        if (const auto e = expected_seconds(m, entries)) out += " of ~" + format_duration(*e);
+        if (const auto e = expected_seconds(m, entries)) {
+            out += " of ~" + format_duration(*e);
+            overrun = elapsed > *e;
+        }
         out += ", ";
     }
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100 * job_fraction());
     out += "job " + std::string(pct);
-    if (const auto eta = job_eta(now))
-        out += " (ETA " + format_duration(*eta) + ")";
-    else
+    const auto eta = job_eta(now);
+    if (!eta)
         out += " (ETA unknown yet)";
+    else if (!overrun)
+        out += " (ETA " + format_duration(*eta) + ")";
+    else if (next_ < tables_.size())
+        out += " (ETA: this table past its estimate, then ~" + format_duration(*eta) + ")";
+    else
+        out += " (ETA unknown: this table is past its estimate)";
     return out;
 }
 

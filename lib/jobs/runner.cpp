@@ -54,6 +54,34 @@ std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, int 
     return std::nullopt;
 }
 
+WriteOptions with_stop(const JobOptions& options) {
+    WriteOptions write = options.write;
+    write.stop = options.stop;
+    return write;
+}
+
+// Writes a table as the job asks, saying what it does: the search for exits, the start of the
+// compression, then where it stands every WRITE_LINE_SECONDS (a 6-man table takes many minutes).
+void write_table_with_lines(const Table& table, const std::filesystem::path& file, const TableSource& tables,
+                            const JobOptions& options, const std::function<void(const std::string&)>& line) {
+    constexpr double WRITE_LINE_SECONDS = 30;
+    const std::string name = table.material().name();
+    WriteOptions write = with_stop(options);
+    auto last_line = std::chrono::steady_clock::now();
+    write.progress = [&](uint32_t done, uint32_t blocks) {
+        if (done == 0) {
+            line(name + ": writing " + file.string() + " in " + std::to_string(blocks) + " blocks");
+        } else if (done < blocks && seconds_since(last_line) >= WRITE_LINE_SECONDS) {
+            line(name + ": written " + std::to_string(done) + " of " + std::to_string(blocks) + " blocks");
+        } else {
+            return;
+        }
+        last_line = std::chrono::steady_clock::now();
+    };
+    if (write.settle_exits) line(name + ": settling values by exits (captures and promotions)");
+    write_settled_table(table, file, write, tables);
+}
+
 }  // namespace
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
@@ -127,11 +155,12 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         auto table_start = std::chrono::steady_clock::now();
         progress.table_started();
         Tablebase tables(plan.dir);  // loads the direct sub-tables only, and frees them afterwards
-        LineStream solver_lines([&](const std::string& line) {
+        auto table_line = [&](const std::string& line) {
             const std::string with_progress = line + "  | " + progress.status();
             if (options.solver_line) options.solver_line(with_progress);
             tell_status(with_progress);
-        });
+        };
+        LineStream solver_lines(table_line);
         SolveOptions solve_options;
         solve_options.progress = &solver_lines;
         solve_options.checkpoint = checkpoint;
@@ -170,8 +199,19 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         }
         const double solve_seconds = seconds_since(table_start);
         const auto write_start = std::chrono::steady_clock::now();
-        write_settled_table(*table, file, options.write, tables);
-        if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), options.write);
+        try {
+            write_table_with_lines(*table, file, tables, options, table_line);
+            if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), with_stop(options));
+        } catch (const WriteStopped&) {
+            result.interrupted = true;
+            result.stopped_at = "writing " + m.name();
+            const bool resumable = std::filesystem::exists(checkpoint);
+            if (!resumable) remove_if_present(layer_log_path(checkpoint), options.note);
+            report(m.name() + ": stopped while writing; " +
+                   (resumable ? "a rerun resumes from " + checkpoint.string() + " and writes it again"
+                              : std::string("no checkpoint: a rerun solves it again")));
+            break;
+        }
         const double write_seconds = seconds_since(write_start);
         remove_if_present(checkpoint, options.note);
         remove_if_present(layer_log_path(checkpoint), options.note);
@@ -185,8 +225,18 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                ")");
         if (options.verify) {
             tables.add(table);
-            const VerifyResult v = verify_table(*table, tables);
+            table_line(m.name() + ": verifying by forward moves");
+            const VerifyResult v = verify_table(*table, tables, options.stop);
             if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
+            if (v.stopped) {
+                result.interrupted = true;
+                result.stopped_at = "verifying " + m.name();
+                result.built.push_back({m, seconds_since(table_start), resuming});
+                report(m.name() + ": verification stopped after " + std::to_string(v.checked) +
+                       " positions; " + file.string() + " is complete (tbgen --verify " + file.string() +
+                       " checks it)");
+                break;
+            }
             report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
         }
         progress.table_finished();

@@ -29,18 +29,21 @@ struct JobStatus {
 };
 
 struct JobOptions {
-    double checkpoint_seconds = 300;          // at most this long between checkpoints of a table
-    const std::atomic<bool>* stop = nullptr;  // when set: checkpoint at the next ply and stop
-    bool verify = false;                      // re-derive each table built by forward moves
-    bool wdl = false;                         // also write the WDL bitbase (.rtw) beside each table
-    WriteOptions write;                       // codec and layout of the files
+    double checkpoint_seconds = 300;  // at most this long between checkpoints of a table
+    // When raised: while solving, checkpoint at the next ply and stop; while writing, stop at the next
+    // block and leave no file; while verifying, stop there (the file is complete).
+    const std::atomic<bool>* stop = nullptr;
+    bool verify = false;  // re-derive each table built by forward moves
+    bool wdl = false;     // also write the WDL bitbase (.rtw) beside each table
+    WriteOptions write;   // codec and layout of the files
     // Job events, one line each (starts, finishes, ETAs): for the terminal and the log.
     std::function<void(const std::string&)> report;
     // Details for the log only (skipped tables, removed leftovers).
     std::function<void(const std::string&)> note;
-    // The solver's per-ply lines, each followed by the table's and the job's progress.
+    // The solver's per-ply lines and the writer's, each followed by the table's and the job's progress.
     std::function<void(const std::string&)> solver_line;
-    // With every report and solver line of a table being built, on the job's thread.
+    // With every report and solver line of a table being built, one call at a time: on the job's
+    // thread, or while a file is written on a thread of its pipeline.
     std::function<void(const JobStatus&)> status;
 };
 
@@ -56,7 +59,7 @@ struct JobResult {
     std::vector<BuiltTable> built;
     int skipped = 0;
     bool interrupted = false;
-    std::string stopped_at;  // which table and ply, when interrupted
+    std::string stopped_at;  // which table and ply (or "writing KQvKR"), when interrupted
     double seconds = 0;
 };
 

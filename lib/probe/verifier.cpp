@@ -11,7 +11,7 @@
 
 namespace retro {
 
-VerifyResult verify_table(const Table& table, const Tablebase& tables) {
+VerifyResult verify_table(const Table& table, const Tablebase& tables, const std::atomic<bool>* stop) {
     std::atomic<uint64_t> checked{0};
     std::mutex mutex;
     uint64_t first_bad = UINT64_MAX;
@@ -19,6 +19,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
     const Successors successors(table, tables);
     for (Color side : {WHITE, BLACK}) {
         par::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
+            if (stop && stop->load(std::memory_order_relaxed)) return;  // the remaining ranges end at once
             uint64_t n = 0;
             for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                                  [&](uint64_t i, const Placement&, const Position& pos) {
@@ -38,6 +39,7 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables) {
         });
     }
     result.checked = checked;
+    result.stopped = stop && stop->load();
     return result;
 }
 

@@ -9,7 +9,7 @@
 
 namespace retro {
 
-EntryBits exit_settled(const Table& table, const TableSource& tables) {
+EntryBits exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop) {
     const ExitProbe exits(table.scheme, tables);
     EntryBits settled;
     const uint64_t entries = table.size();
@@ -19,6 +19,8 @@ EntryBits exit_settled(const Table& table, const TableSource& tables) {
         bits.assign(words, 0);
         // Ranges of whole words, so no two tasks write the same word.
         par::parallel_for(tbb::blocked_range<size_t>(0, words, 1 << 10), [&](const auto& r) {
+            if (stop && stop->load(std::memory_order_relaxed))
+                throw WriteStopped(table.material().name() + ": stopped while settling values by exits");
             MoveList moves;
             for_each_legal_entry(table.scheme, side, uint64_t(r.begin()) * 64,
                                  std::min(entries, uint64_t(r.end()) * 64),
@@ -41,7 +43,7 @@ EntryBits exit_settled(const Table& table, const TableSource& tables) {
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                          const TableSource& tables) {
     if (!options.settle_exits) return write_table(table, path, options);
-    const EntryBits settled = exit_settled(table, tables);
+    const EntryBits settled = exit_settled(table, tables, options.stop);
     write_table(table, path, options, &settled);
 }
 

@@ -3,6 +3,7 @@
 // (format version 5), since its reader takes the better of the stored value and the best exit.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 
 #include "store/entry_bits.hpp"
@@ -12,10 +13,13 @@
 namespace retro {
 
 // Both sides to move of `table`; its sub-tables come from `tables` (throws SolveError if one is
-// missing). Parallel (TBB); one pass of move generation over the legal entries.
-EntryBits exit_settled(const Table& table, const TableSource& tables);
+// missing). Parallel (TBB); one pass of move generation over the legal entries. Throws WriteStopped
+// when `stop` is raised.
+EntryBits exit_settled(const Table& table, const TableSource& tables,
+                       const std::atomic<bool>* stop = nullptr);
 
-// write_table, settled by exits (format version 5) when options.settle_exits asks for it.
+// write_table, settled by exits (format version 5) when options.settle_exits asks for it; options.stop
+// stops the search for exits too.
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                          const TableSource& tables);
 

@@ -10,4 +10,10 @@ class StoreError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Thrown when a stop was requested while a file was being written (WriteOptions::stop); no file with
+// the final name is left behind.
+class WriteStopped : public StoreError {
+    using StoreError::StoreError;
+};
+
 }  // namespace retro

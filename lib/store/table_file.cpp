@@ -224,6 +224,8 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     // entries an exit settles take the block's fill: the value most entries of the block may take
     // (their own value; any, for a hole; any not better than their own, for a settled entry).
     auto block_codes = [&](Color side, uint32_t j, const DigitOrder& order) {
+        if (options.stop && options.stop->load(std::memory_order_relaxed))
+            throw WriteStopped(path.string() + ": the write was stopped; no file was left");
         const format::Side& s = h.sides[side];
         const std::vector<uint16_t>& code = code_of[side];
         const uint32_t n = h.entries_in_block(j);
@@ -288,6 +290,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     h.offsets[0] = h.header_bytes();
     file.append(std::vector<uint8_t>(h.offsets[0]));
     uint32_t written = 0;
+    if (options.progress) options.progress(0, h.block_count);
     par::ordered_pipeline(
         h.block_count, 4 * size_t(tbb::this_task_arena::max_concurrency()),
         [&](uint64_t b) {
@@ -299,6 +302,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
             h.block_crc[written] = crc32_of(stored.data(), stored.size());
             h.offsets[written + 1] = file.size();
             ++written;
+            if (options.progress) options.progress(written, h.block_count);
         });
     file.write_at(0, format::serialize(h));
     file.commit();

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -53,6 +55,11 @@ struct WriteOptions {
     // Whether write_settled_table (solve/exit_settled.hpp, which has the sub-tables: tbgen, tbpack)
     // settles values by exits (format version 5). write_table itself looks at its `settled` argument.
     bool settle_exits = true;
+    // When set and raised, the write stops at the next block and throws WriteStopped.
+    const std::atomic<bool>* stop = nullptr;
+    // Called with 0 before the first block is compressed and after each block is written, one call at a
+    // time (from a thread of the writing pipeline): blocks done, blocks in all.
+    std::function<void(uint32_t done, uint32_t blocks)> progress{};
 };
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
