@@ -1,5 +1,6 @@
 // Table files: random probes per second through the block reader (hot and cold cache), whole-table
-// reads (the solver's path), and write times (KQvKR, and a synthetic table of KRBvKR's size).
+// reads (the solver's path), write times (KQvKR, and a synthetic table of KRBvKR's size) and the
+// search for values settled by exits.
 //
 //   store_bench                                   everything (solves KQvK, KRvK, KQvKR first: ~10 s)
 //   store_bench --benchmark_filter=Probe          probes only
@@ -16,6 +17,7 @@
 #include <random>
 
 #include "probe/tablebase.hpp"
+#include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "store/block_cache.hpp"
 #include "store/table_file.hpp"
@@ -190,6 +192,15 @@ BENCHMARK(WriteKQvKR)
     ->ArgNames({"codec", "fill"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// The search for the values exits settle (format version 5): one pass of move generation and
+// sub-table lookups over KQvKR, part of every write of tbgen and tbpack.
+void SettleExitsKQvKR(benchmark::State& state) {
+    const Tablebase tables(table_dir());
+    for (auto _ : state) benchmark::DoNotOptimize(exit_settled(*kqkr(), tables));
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(2 * kqkr()->scheme.size()));
+}
+BENCHMARK(SettleExitsKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A KRBvKR-sized table (2 x 110,107,536 entries, 220 MB) filled with KQvKR's values over and over, so
 // it compresses roughly like real data. Holes are found with KRBvKR's own index.

@@ -1,5 +1,5 @@
-// summarize_legal_moves, the solver's first-pass shortcut, against the full list of
-// generate_legal_moves over random positions, as perft checks the list itself.
+// summarize_legal_moves, the solver's first-pass shortcut, and generate_legal_exits against the full
+// list of generate_legal_moves over random positions, as perft checks the list itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,6 +80,21 @@ TEST_P(MoveSummaryTest, MatchesTheClassifiedMoveList) {
     // Most positions are summarized (the rest are in check, pinned or en passant).
     EXPECT_GT(summarized, count / 2);
     EXPECT_LT(summarized, count);
+}
+
+TEST_P(MoveSummaryTest, ExitsAreTheCapturesAndPromotionsOfTheMoveList) {
+    const Material m = Material::parse(GetParam());
+    int with_exits = 0;
+    for (const Position& pos : sample_positions(m, 3000, EnPassant::Included)) {
+        MoveList all, exits, expected;
+        generate_legal_moves(pos, all);
+        for (const Move& move : all)
+            if (move.capture || move.promotion != NO_PIECE_TYPE) expected.push(move);
+        generate_legal_exits(pos, exits);
+        ASSERT_EQ(described(exits), described(expected)) << pos.fen();
+        with_exits += exits.size > 0;
+    }
+    EXPECT_GT(with_exits, 100);  // the comparison was not between empty lists only
 }
 
 INSTANTIATE_TEST_SUITE_P(FastPath, MoveSummaryTest,

@@ -28,13 +28,18 @@ void add_pawn_move(MoveList& list, Square from, Square to, bool capture) {
     }
 }
 
+// Every move, or only the exits: captures (en passant aside) and promotions.
+enum class Moves { All, Exits };
+
+template <Moves kind>
 void generate_pseudo_legal(const Position& pos, MoveList& list) {
     const Color us = pos.side_to_move();
     const Bitboard own = pos.pieces(us), enemy = pos.pieces(~us), occupied = pos.occupied();
+    const Bitboard destinations = kind == Moves::All ? ~own : enemy;
     for (int type = KING; type < PAWN; ++type)
         for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
             const Square from = pop_lsb(b);
-            for (Bitboard t = piece_attacks(PieceType(type), from, occupied) & ~own; t;) {
+            for (Bitboard t = piece_attacks(PieceType(type), from, occupied) & destinations; t;) {
                 const Square to = pop_lsb(t);
                 list.push({from, to, NO_PIECE_TYPE, (enemy & square_bb(to)) != 0, false});
             }
@@ -43,14 +48,16 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
     for (Bitboard b = pos.pieces(us, PAWN); b;) {
         const Square from = pop_lsb(b);
         const Square one = from + push;
-        if (!(occupied & square_bb(one))) {
+        const bool promotes = relative_rank(us, from) == 6;
+        if (!(occupied & square_bb(one)) && (kind == Moves::All || promotes)) {
             add_pawn_move(list, from, one, false);
             const Square two = one + push;
-            if (relative_rank(us, from) == 1 && !(occupied & square_bb(two))) list.push({from, two});
+            if (kind == Moves::All && relative_rank(us, from) == 1 && !(occupied & square_bb(two)))
+                list.push({from, two});
         }
         for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(list, from, pop_lsb(t), true);
         const Square ep = pos.ep_square();
-        if (ep != NO_SQUARE && (pawn_attacks(us, from) & square_bb(ep)))
+        if (kind == Moves::All && ep != NO_SQUARE && (pawn_attacks(us, from) & square_bb(ep)))
             list.push({from, ep, NO_PIECE_TYPE, false, true});
     }
 }
@@ -80,11 +87,8 @@ Bitboard king_danger(const Position& pos, Color us) {
     return danger;
 }
 
-}  // namespace
-
-void generate_legal_moves(const Position& pos, MoveList& list) {
-    const int first = list.size;
-    generate_pseudo_legal(pos, list);
+// Drops the moves from list.moves[first] on that leave the mover's king attacked.
+void keep_legal(const Position& pos, MoveList& list, int first) {
     const Color us = pos.side_to_move();
     const Square king = pos.king(us);
     const Bitboard danger = king_danger(pos, us);
@@ -107,6 +111,20 @@ void generate_legal_moves(const Position& pos, MoveList& list) {
         if (legal) list.moves[kept++] = m;
     }
     list.size = kept;
+}
+
+}  // namespace
+
+void generate_legal_moves(const Position& pos, MoveList& list) {
+    const int first = list.size;
+    generate_pseudo_legal<Moves::All>(pos, list);
+    keep_legal(pos, list, first);
+}
+
+void generate_legal_exits(const Position& pos, MoveList& list) {
+    const int first = list.size;
+    generate_pseudo_legal<Moves::Exits>(pos, list);
+    keep_legal(pos, list, first);
 }
 
 bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
@@ -155,7 +173,7 @@ bool has_legal_ep_capture(const Position& pos) {
 
 bool has_legal_move(const Position& pos) {
     MoveList pseudo;
-    generate_pseudo_legal(pos, pseudo);
+    generate_pseudo_legal<Moves::All>(pos, pseudo);
     for (const Move& m : pseudo)
         if (keeps_king_safe(pos, m)) return true;
     return false;

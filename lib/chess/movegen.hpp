@@ -8,6 +8,10 @@ namespace retro {
 // Appends every legal move of the side to move: all four promotions, double pushes, en passant.
 void generate_legal_moves(const Position& pos, MoveList& list);
 
+// Appends the legal moves that leave a table: captures and promotions (en passant aside, which the
+// positions of an index never allow), in the order generate_legal_moves lists them.
+void generate_legal_exits(const Position& pos, MoveList& list);
+
 // The legal moves in summary, for callers that only need to count most of them: the quiet moves of
 // men other than the king are counted; the king's quiet moves, double pushes and the moves that
 // capture or promote are listed.

@@ -29,12 +29,11 @@ Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
 template <class ValueOf>
 Dtm with_exits(const Position& pos, Dtm stored, ValueOf&& value_of) {
     MoveList moves;
-    generate_legal_moves(pos, moves);
-    for (const Move& m : moves)
-        if (m.capture || m.promotion != NO_PIECE_TYPE) {
-            const Dtm v = value_through(value_of(make_move(pos, m)));
-            if (better(v, stored)) stored = v;
-        }
+    generate_legal_exits(pos, moves);
+    for (const Move& m : moves) {
+        const Dtm v = value_through(value_of(make_move(pos, m)));
+        if (better(v, stored)) stored = v;
+    }
     return stored;
 }
 

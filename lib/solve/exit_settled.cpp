@@ -26,11 +26,10 @@ EntryBits exit_settled(const Table& table, const TableSource& tables, const std:
                                  std::min(entries, uint64_t(r.end()) * 64),
                                  [&](uint64_t i, const Placement& p, const Position& pos) {
                                      moves.size = 0;
-                                     generate_legal_moves(pos, moves);
+                                     generate_legal_exits(pos, moves);
                                      const Dtm value = table.value(side, i);
                                      for (const Move& m : moves)
-                                         if ((m.capture || m.promotion != NO_PIECE_TYPE) &&
-                                             value_through(exits.value_after(p, side, m)) == value) {
+                                         if (value_through(exits.value_after(p, side, m)) == value) {
                                              bits[i >> 6] |= uint64_t(1) << (i & 63);
                                              break;
                                          }
