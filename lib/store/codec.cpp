@@ -118,6 +118,8 @@ bool codec_known(uint8_t id) { return id >= uint8_t(Codec::Zlib) && id <= uint8_
 
 int codec_max_level(Codec codec) { return codec == Codec::Zstd ? 22 : 9; }
 
+int codec_fast_level(Codec codec) { return codec == Codec::Zstd ? 3 : 1; }
+
 int codec_default_level(Codec codec) { return codec == Codec::Zstd ? 19 : codec == Codec::Xz ? 6 : 9; }
 
 std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size) {

@@ -60,7 +60,11 @@ struct Layout {
 
 // The candidate order and kept sides whose sample of blocks (up to SAMPLE per side, evenly spread)
 // compress to the fewest bytes; ties go to the earlier candidate (the natural order first), then to
-// white. stored_bytes(side, j, order) compresses block j of a side as it would be stored.
+// white. stored_bytes(side, j, order, fast) compresses block j of a side as it would be stored, or
+// with the codec's fast level when `fast`: every candidate is ranked fast, and the FINALISTS best
+// are compressed as stored. Measured with tbpack on 39 tables of 3-5 men: the same files, byte for
+// byte, as compressing every candidate as stored, in 13% less CPU time (371 -> 323 s); the fast
+// ranking alone saved 27% but cost 1.3% more bytes (KRRvKR 5.3%).
 template <class StoredBytes>
 Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_side, WriteOptions::Sides keep,
                        StoredBytes&& stored_bytes) {
@@ -74,6 +78,7 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
     if (candidates.size() == 1 && keep != Sides::Smaller) return layout(0, kept_sides.front());
 
     constexpr uint32_t SAMPLE = 8;
+    constexpr size_t FINALISTS = 3;
     struct Sampled {
         Color side;
         uint32_t block;
@@ -82,30 +87,45 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
     const uint32_t step = std::max<uint32_t>(1, per_side / SAMPLE);
     for (Color side : kept_sides)
         for (uint32_t j = step / 2; j < per_side; j += step) sample.push_back({side, j});
-    std::vector<uint64_t> bytes(candidates.size() * sample.size());
-    par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
-        const Sampled& s = sample[k % sample.size()];
-        bytes[k] = stored_bytes(s.side, s.block, candidates[k / sample.size()]);
-    });
-    // sample_bytes[c][side]
-    std::vector<std::array<uint64_t, 2>> sample_bytes(candidates.size(), {0, 0});
-    for (size_t k = 0; k < bytes.size(); ++k)
-        sample_bytes[k / sample.size()][sample[k % sample.size()].side] += bytes[k];
 
-    size_t best = 0;
-    Color best_side = kept_sides.front();
-    uint64_t best_bytes = UINT64_MAX;
-    for (size_t c = 0; c < candidates.size(); ++c) {
-        if (keep == Sides::Both) {
-            const uint64_t total = sample_bytes[c][WHITE] + sample_bytes[c][BLACK];
-            if (total < best_bytes) best = c, best_bytes = total;
-            continue;
+    // The layouts (candidate, kept side; white alone stands for both sides kept) of `which`, by their
+    // sample's bytes, fewest first, ties in candidate order.
+    struct Scored {
+        uint64_t bytes;
+        size_t candidate;
+        Color side;
+    };
+    const auto ranked = [&](const std::vector<size_t>& which, bool fast) {
+        std::vector<uint64_t> bytes(which.size() * sample.size());
+        par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
+            const Sampled& s = sample[k % sample.size()];
+            bytes[k] = stored_bytes(s.side, s.block, candidates[which[k / sample.size()]], fast);
+        });
+        std::vector<Scored> out;
+        for (size_t w = 0; w < which.size(); ++w) {
+            std::array<uint64_t, 2> per_side_bytes{0, 0};
+            for (size_t k = 0; k < sample.size(); ++k)
+                per_side_bytes[sample[k].side] += bytes[w * sample.size() + k];
+            if (keep == Sides::Both)
+                out.push_back({per_side_bytes[WHITE] + per_side_bytes[BLACK], which[w], WHITE});
+            else
+                for (Color side : kept_sides) out.push_back({per_side_bytes[side], which[w], side});
         }
-        for (Color side : kept_sides)
-            if (sample_bytes[c][side] < best_bytes)
-                best = c, best_side = side, best_bytes = sample_bytes[c][side];
-    }
-    return layout(best, best_side);
+        std::stable_sort(out.begin(), out.end(),
+                         [](const Scored& a, const Scored& b) { return a.bytes < b.bytes; });
+        return out;
+    };
+    std::vector<size_t> all(candidates.size());
+    std::iota(all.begin(), all.end(), size_t(0));
+    const std::vector<Scored> by_fast = ranked(all, true);
+    std::vector<size_t> finalists;
+    for (const Scored& s : by_fast)
+        if (finalists.size() < FINALISTS &&
+            std::find(finalists.begin(), finalists.end(), s.candidate) == finalists.end())
+            finalists.push_back(s.candidate);
+    std::sort(finalists.begin(), finalists.end());  // ties still go to the earlier candidate
+    const Scored best = ranked(finalists, false).front();
+    return layout(best.candidate, best.side);
 }
 
 // The orders write_file tries: the one asked for, every candidate, or the natural one.
@@ -258,12 +278,14 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         return packed;
     };
     assert(options.keep == WriteOptions::Sides::Both || metric == Metric::Dtm);  // write_wdl keeps both
-    const Layout layout =
-        smallest_layout(orders_to_try(t.scheme, options, name), per_side, options.keep,
-                        [&](Color side, uint32_t j, const DigitOrder& o) {
-                            const auto codes = block_codes(side, j, o);
-                            return compress(h.codec, level, codes.data(), codes.size()).size();
-                        });
+    const Layout layout = smallest_layout(
+        orders_to_try(t.scheme, options, name), per_side, options.keep,
+        [&](Color side, uint32_t j, const DigitOrder& o, bool fast) {
+            const auto codes = block_codes(side, j, o);
+            return compress(h.codec, fast ? std::min(level, codec_fast_level(h.codec)) : level, codes.data(),
+                            codes.size())
+                .size();
+        });
     const DigitOrder& order = layout.order;
     if (layout.dropped || settled) {
         h.version = settled ? format::VERSION_EXITS_SETTLED : format::VERSION_ONE_SIDE;
