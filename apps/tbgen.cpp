@@ -46,11 +46,15 @@ std::string shell_quote(const std::string& s) {
     return out + "'";
 }
 
-// After a stop at `stopped_at` (JobResult::stopped_at).
-std::string what_a_rerun_keeps(const std::string& stopped_at) {
-    if (stopped_at.starts_with("writing "))
-        return "the table being written is solved again (from its checkpoint, if it has one)";
-    if (stopped_at.starts_with("verifying ")) return "the table being verified is complete";
+std::string what_a_rerun_keeps(JobResult::Phase stopped_while) {
+    switch (stopped_while) {
+        case JobResult::Phase::Writing:
+            return "the table being written is solved again (from its checkpoint, if it has one)";
+        case JobResult::Phase::Verifying:
+            return "the table being verified is complete";
+        case JobResult::Phase::Solving:
+            break;
+    }
     return "nothing is lost";
 }
 
@@ -189,7 +193,7 @@ int generate(const GenerateArgs& a) {
             result.stopped_at + ". " + std::to_string(result.built.size()) + " tables built in this run, " +
             std::to_string(plan.to_build() - int(result.built.size())) + " still to build; peak memory " +
             format_bytes(peak_rss_bytes()) + ".");
-        say(what_a_rerun_keeps(result.stopped_at) + ": run the same command again to resume:\n  " +
+        say(what_a_rerun_keeps(result.stopped_while) + ": run the same command again to resume:\n  " +
             a.command_line);
         return 128 + (sig ? sig : SIGINT);
     }

@@ -205,6 +205,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         } catch (const WriteStopped&) {
             result.interrupted = true;
             result.stopped_at = "writing " + m.name();
+            result.stopped_while = JobResult::Phase::Writing;
             const bool resumable = std::filesystem::exists(checkpoint);
             if (!resumable) remove_if_present(layer_log_path(checkpoint), options.note);
             report(m.name() + ": stopped while writing; " +
@@ -231,6 +232,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             if (v.stopped) {
                 result.interrupted = true;
                 result.stopped_at = "verifying " + m.name();
+                result.stopped_while = JobResult::Phase::Verifying;
                 result.built.push_back({m, seconds_since(table_start), resuming});
                 report(m.name() + ": verification stopped after " + std::to_string(v.checked) +
                        " positions; " + file.string() + " is complete (tbgen --verify " + file.string() +

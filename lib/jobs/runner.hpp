@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct JobResult {
     int skipped = 0;
     bool interrupted = false;
     std::string stopped_at;  // which table and ply (or "writing KQvKR"), when interrupted
+    // What the stop cut short: a table solving (its checkpoint keeps the plies), being written (no
+    // file; solved again from its checkpoint, if any) or being verified (its file is complete).
+    enum class Phase : uint8_t { Solving, Writing, Verifying };
+    Phase stopped_while = Phase::Solving;
     double seconds = 0;
 };
 
