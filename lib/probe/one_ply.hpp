@@ -4,6 +4,9 @@
 // (docs/format.md).
 #pragma once
 
+#include <algorithm>
+#include <array>
+
 #include "chess/movegen.hpp"
 #include "store/dtm.hpp"
 
@@ -19,6 +22,47 @@ Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
     Dtm best = 0;  // checkmated: worse than any move
     for (const Move& m : moves) {
         const Dtm v = value_through(value_of(make_move(pos, m)));
+        if (better(v, best)) best = v;
+    }
+    return best;
+}
+
+// A successor's value, or only a floor of it: no better for its side to move than the true value (a
+// value stored in a file whose exits settle values, before the exits are searched).
+struct Bounded {
+    Dtm value;
+    bool exact;
+};
+
+// one_ply_value when bounded_of(position) may give a floor, which complete(position, floor) makes
+// exact. A floor caps the value of its move, so the exact moves go first, then the floored ones best
+// cap first, each completed only while its cap beats the best value found: most positions complete
+// one or two successors instead of every one.
+template <class BoundedOf, class Complete>
+Dtm one_ply_value_bounded(const Position& pos, BoundedOf&& bounded_of, Complete&& complete) {
+    MoveList moves;
+    generate_legal_moves(pos, moves);
+    if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
+    struct Capped {
+        Dtm cap;
+        int move;
+    };
+    std::array<Capped, std::tuple_size_v<decltype(moves.moves)>> capped;
+    int floored = 0;
+    Dtm best = 0;  // checkmated: worse than any move
+    for (int i = 0; i < moves.size; ++i) {
+        const Bounded b = bounded_of(make_move(pos, moves.moves[i]));
+        const Dtm v = value_through(b.value);
+        if (!b.exact)
+            capped[floored++] = {v, i};
+        else if (better(v, best))
+            best = v;
+    }
+    std::sort(capped.begin(), capped.begin() + floored,
+              [](const Capped& a, const Capped& b) { return better(a.cap, b.cap); });
+    for (int k = 0; k < floored && better(capped[k].cap, best); ++k) {
+        const Position next = make_move(pos, moves.moves[capped[k].move]);
+        const Dtm v = value_through(complete(next, value_after(capped[k].cap)));
         if (better(v, best)) best = v;
     }
     return best;

@@ -144,9 +144,9 @@ std::shared_ptr<const TableReader> Tablebase::open(const Material& canonical) co
     return reader;
 }
 
-Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
+Bounded Tablebase::probe_ignoring_ep(const Position& pos, Need need) const {
     const int men = popcount(pos.occupied());
-    if (men == 2) return DTM_DRAW;
+    if (men == 2) return {DTM_DRAW, true};
     if (men > MAX_MEN)
         throw TooManyMenError("the position has " + std::to_string(men) + " men; tables hold at most " +
                               std::to_string(MAX_MEN));
@@ -155,48 +155,58 @@ Dtm Tablebase::probe_ignoring_ep(const Position& pos) const {
     for (const bool flip : {false, true})
         if (const Slot* slot = lookup(flip ? swapped_key(key) : key)) {
             if (const Table* t = slot->table.load(std::memory_order_acquire))
-                return flip ? t->value(pos.color_flipped()) : t->value(pos);
+                return {flip ? t->value(pos.color_flipped()) : t->value(pos), true};
             if (const TableReader* r = slot->reader.load(std::memory_order_acquire))
-                return value_from_file(*r, pos, flip);
+                return value_from_file(*r, pos, flip, need);
         }
     const Material m = Material::of(pos);
     const Material canonical = m.canonical();
     {
         std::lock_guard lock(mutex_);
-        if (auto it = tables_.find(canonical); it != tables_.end()) return probe_table(*it->second, pos);
+        if (auto it = tables_.find(canonical); it != tables_.end())
+            return {probe_table(*it->second, pos), true};
     }
     const auto reader = open(canonical);
     if (!reader)
         throw MissingTableError("no table for " + canonical.name() +
                                 (dir_.empty() ? std::string() : " in " + dir_.string()));
-    return value_from_file(*reader, pos, !(m == canonical));
+    return value_from_file(*reader, pos, !(m == canonical), need);
 }
 
-Dtm Tablebase::value_from_file(const TableReader& reader, const Position& pos, bool flipped) const {
+Bounded Tablebase::value_from_file(const TableReader& reader, const Position& pos, bool flipped,
+                                   Need need) const {
+    const auto exact = [&](const Position& next) { return probe(next); };
     if (reader.stores(pos, flipped)) {
         const Dtm stored = reader.value(pos, flipped);
-        if (!reader.header().exits_settled()) return stored;
-        return with_exits(pos, stored, [&](const Position& next) { return probe(next); });
+        if (!reader.header().exits_settled()) return {stored, true};
+        if (need == Need::Floor) return {stored, false};
+        return {with_exits(pos, stored, exact), true};
     }
-    // The shipping form's dropped side: one ply of minimax over the probes of the successors.
-    return one_ply_value(pos, [&](const Position& next) { return probe(next); });
+    // The shipping form's dropped side: one ply of minimax over the successors.
+    return {one_ply_value_bounded(
+                pos, [&](const Position& next) { return probe_bounded(next); },
+                [&](const Position& next, Dtm floor) { return with_exits(next, floor, exact); }),
+            true};
+}
+
+Bounded Tablebase::probe_bounded(const Position& pos) const {
+    if (has_legal_ep_capture(pos)) return {probe(pos), true};
+    Position plain = pos;
+    plain.set_ep_square(NO_SQUARE);
+    return probe_ignoring_ep(plain, Need::Floor);
 }
 
 Dtm Tablebase::probe(const Position& pos) const {
-    if (!has_legal_ep_capture(pos)) {
-        Position plain = pos;
-        plain.set_ep_square(NO_SQUARE);
-        return probe_ignoring_ep(plain);
-    }
-    // The index holds positions without the right; the right only adds the en passant captures.
     Position plain = pos;
     plain.set_ep_square(NO_SQUARE);
-    Dtm best = probe_ignoring_ep(plain);
+    Dtm best = probe_ignoring_ep(plain, Need::Exact).value;
+    if (!has_legal_ep_capture(pos)) return best;
+    // The index holds positions without the right; the right only adds the en passant captures.
     MoveList moves;
     generate_legal_moves(pos, moves);
     for (const Move& m : moves)
         if (m.en_passant) {
-            const Dtm v = value_through(probe_ignoring_ep(make_move(pos, m)));
+            const Dtm v = value_through(probe_ignoring_ep(make_move(pos, m), Need::Exact).value);
             if (better(v, best)) best = v;
         }
     return best;

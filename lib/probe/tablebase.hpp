@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chess/move.hpp"
+#include "probe/one_ply.hpp"
 #include "store/table_source.hpp"
 
 namespace retro {
@@ -71,10 +72,15 @@ public:
 
 private:
     struct Slot;
-    Dtm probe_ignoring_ep(const Position& pos) const;
+    // How much of a value a probe must find: all of it, or a floor (Bounded) that the caller
+    // completes only when it needs to.
+    enum class Need { Exact, Floor };
+    Bounded probe_ignoring_ep(const Position& pos, Need need) const;
+    // probe(), or a floor of it: the successors of the shipping form's dropped side to move.
+    Bounded probe_bounded(const Position& pos) const;
     // Value of a position read from its file (flipped: pos has the colour-swapped material), by a
     // one-ply search when the file does not store its side to move (the shipping form).
-    Dtm value_from_file(const TableReader& reader, const Position& pos, bool flipped) const;
+    Bounded value_from_file(const TableReader& reader, const Position& pos, bool flipped, Need need) const;
     // Publishes a table or a file reader (mutex_ held) in the lock-free slots that probes read.
     void publish(const Material& canonical, const Table* table, const TableReader* reader) const;
     // The slot of a material key (see tablebase.cpp), or nullptr; lock-free.
