@@ -6,6 +6,12 @@
 
 namespace retro {
 
+std::string format_percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+    return text;
+}
+
 std::string format_duration(double seconds) {
     char buf[48];
     const long s = std::lround(std::max(0.0, seconds));
@@ -109,9 +115,7 @@ std::string JobProgress::status(Clock::time_point now) const {
         }
         out += ", ";
     }
-    char pct[16];
-    std::snprintf(pct, sizeof pct, "%.1f%%", 100 * job_fraction());
-    out += "job " + std::string(pct);
+    out += "job " + format_percent(job_fraction());
     const auto eta = job_eta(now);
     if (!eta)
         out += " (ETA unknown yet)";

@@ -22,6 +22,8 @@ namespace retro {
 
 // "45 s", "12 min 05 s", "3 h 07 min".
 std::string format_duration(double seconds);
+// "12.3%" for 0.123.
+std::string format_percent(double fraction);
 
 // Seconds from t to now.
 inline double seconds_since(std::chrono::steady_clock::time_point t) {

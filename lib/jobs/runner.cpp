@@ -78,6 +78,12 @@ void write_table_with_lines(const Table& table, const std::filesystem::path& fil
         }
         last_line = std::chrono::steady_clock::now();
     };
+    write.settle_progress = [&](uint64_t done, uint64_t entries) {
+        if (seconds_since(last_line) < WRITE_LINE_SECONDS) return;
+        line(name + ": searched the exits of " + format_percent(double(done) / double(entries)) +
+             " of the entries");
+        last_line = std::chrono::steady_clock::now();
+    };
     if (write.settle_exits) line(name + ": settling values by exits (captures and promotions)");
     write_settled_table(table, file, write, tables);
 }

@@ -2,6 +2,8 @@
 
 #include <tbb/blocked_range.h>
 
+#include <mutex>
+
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
@@ -9,11 +11,20 @@
 
 namespace retro {
 
-EntryBits exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop) {
+EntryBits exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop,
+                       const std::function<void(uint64_t done, uint64_t entries)>& progress) {
     const ExitProbe exits(table.scheme, tables);
     EntryBits settled;
     const uint64_t entries = table.size();
     const size_t words = EntryBits::words_for(entries);
+    std::atomic<uint64_t> done{0};
+    std::mutex progress_mutex;  // one call at a time; a busy reporter is skipped, not waited for
+    auto report = [&](uint64_t searched) {
+        done.fetch_add(searched, std::memory_order_relaxed);
+        if (!progress) return;
+        std::unique_lock lock(progress_mutex, std::try_to_lock);
+        if (lock) progress(std::min(done.load(std::memory_order_relaxed), 2 * entries), 2 * entries);
+    };
     for (Color side : {WHITE, BLACK}) {
         std::vector<uint64_t>& bits = settled.words[side];
         bits.assign(words, 0);
@@ -34,15 +45,17 @@ EntryBits exit_settled(const Table& table, const TableSource& tables, const std:
                                              break;
                                          }
                                  });
+            report(uint64_t(r.size()) * 64);
         });
     }
+    if (progress) progress(2 * entries, 2 * entries);
     return settled;
 }
 
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                          const TableSource& tables) {
     if (!options.settle_exits) return write_table(table, path, options);
-    const EntryBits settled = exit_settled(table, tables, options.stop);
+    const EntryBits settled = exit_settled(table, tables, options.stop, options.settle_progress);
     write_table(table, path, options, &settled);
 }
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 
 #include "store/entry_bits.hpp"
 #include "store/table_file.hpp"
@@ -14,9 +15,9 @@ namespace retro {
 
 // Both sides to move of `table`; its sub-tables come from `tables` (throws SolveError if one is
 // missing). Parallel (TBB); one pass of move generation over the legal entries. Throws WriteStopped
-// when `stop` is raised.
-EntryBits exit_settled(const Table& table, const TableSource& tables,
-                       const std::atomic<bool>* stop = nullptr);
+// when `stop` is raised. Calls `progress` (when set) as WriteOptions::settle_progress says.
+EntryBits exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop = nullptr,
+                       const std::function<void(uint64_t done, uint64_t entries)>& progress = {});
 
 // write_table, settled by exits (format version 5) when options.settle_exits asks for it; options.stop
 // stops the search for exits too.

@@ -60,6 +60,9 @@ struct WriteOptions {
     // Called with 0 before the first block is compressed and after each block is written, one call at a
     // time (from a thread of the writing pipeline): blocks done, blocks in all.
     std::function<void(uint32_t done, uint32_t blocks)> progress{};
+    // Called from time to time while write_settled_table searches the exits, one call at a time (from
+    // any thread): entries searched, entries in all (both sides to move).
+    std::function<void(uint64_t done, uint64_t entries)> settle_progress{};
 };
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
