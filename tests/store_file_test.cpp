@@ -250,6 +250,7 @@ TEST(StoreFile, ProgressCountsEveryBlockAndAStopLeavesNoFile) {
     }
     EXPECT_TRUE(read_bytes(path) == good);
     EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+    EXPECT_FALSE(fs::exists(path.string() + ".tmp.journal"));
 }
 
 TEST(StoreFile, BadWriteOptionsAreRefused) {

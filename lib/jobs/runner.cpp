@@ -68,9 +68,14 @@ void write_table_with_lines(const Table& table, const std::filesystem::path& fil
     const std::string name = table.material().name();
     WriteOptions write = with_stop(options);
     auto last_line = std::chrono::steady_clock::now();
+    bool started = false;
     write.progress = [&](uint32_t done, uint32_t blocks) {
-        if (done == 0) {
-            line(name + ": writing " + file.string() + " in " + std::to_string(blocks) + " blocks");
+        if (!started) {
+            started = true;
+            line(name + ": writing " + file.string() + " in " + std::to_string(blocks) + " blocks" +
+                 (done > 0
+                      ? ", going on after the " + std::to_string(done) + " that an interrupted write left"
+                      : ""));
         } else if (done < blocks && seconds_since(last_line) >= WRITE_LINE_SECONDS) {
             line(name + ": written " + std::to_string(done) + " of " + std::to_string(blocks) + " blocks");
         } else {

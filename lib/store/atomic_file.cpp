@@ -29,6 +29,14 @@ AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path), tmp_(pa
     if (fd_ < 0) throw StoreError(path_.string() + ": cannot create " + tmp_ + ": " + std::strerror(errno));
 }
 
+AtomicFile::AtomicFile(const std::filesystem::path& path, uint64_t kept)
+    : path_(path), tmp_(path.string() + ".tmp") {
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw StoreError(path_.string() + ": cannot reopen " + tmp_ + ": " + std::strerror(errno));
+    if (::ftruncate(fd_, off_t(kept)) != 0) fail("cannot cut the temporary file");
+    size_ = kept;
+}
+
 AtomicFile::~AtomicFile() {
     if (fd_ < 0) return;  // committed, or failed and cleaned up
     ::close(fd_);
@@ -59,6 +67,11 @@ void AtomicFile::write_at(uint64_t offset, Bytes bytes) {
 }
 
 void AtomicFile::append(Bytes bytes) { write_at(size_, bytes); }
+
+void AtomicFile::sync() {
+    if (fd_ < 0) throw StoreError(path_.string() + ": sync after the file was closed");
+    if (::fsync(fd_) != 0) fail("fsync failed");
+}
 
 void AtomicFile::commit() {
     if (fd_ < 0) throw StoreError(path_.string() + ": committed twice");

@@ -13,13 +13,16 @@ namespace retro {
 using Bytes = std::span<const uint8_t>;
 
 // A file written piece by piece under path.tmp and renamed over path by commit(). A fixed temporary
-// name: a write cut short by a kill leaves path.tmp, which the next write overwrites. Every method
-// throws StoreError naming path and the reason (cannot create, write or fsync failed, full disk);
+// name: a write cut short by a kill leaves path.tmp, which the next write overwrites or goes on with. Every
+// method throws StoreError naming path and the reason (cannot create, write or fsync failed, full disk);
 // path.tmp is removed then, as it is when the object goes away without commit(), and an older file
 // at path is left as it was.
 class AtomicFile {
 public:
     explicit AtomicFile(const std::filesystem::path& path);
+    // Goes on with the first `kept` bytes of the path.tmp that an earlier write left (store/
+    // write_journal.hpp), the rest cut off.
+    AtomicFile(const std::filesystem::path& path, uint64_t kept);
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
@@ -28,6 +31,8 @@ public:
     // Overwrites bytes already appended (a header whose fields are known only at the end).
     void write_at(uint64_t offset, Bytes bytes);
     uint64_t size() const { return size_; }
+    // Flushes what was written so far to disk (fsync).
+    void sync();
     // Flushes to disk and renames over path.
     void commit();
 

@@ -5,15 +5,19 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <chrono>
+#include <memory>
 #include <numeric>
 
 #include "index/legal_entries.hpp"
 #include "parallel/ordered_pipeline.hpp"
 #include "parallel/parallel_for.hpp"
 #include "store/atomic_file.hpp"
+#include "store/checksum.hpp"
 #include "store/digit_order.hpp"
 #include "store/format.hpp"
 #include "store/table_reader.hpp"
+#include "store/write_journal.hpp"
 
 namespace retro {
 
@@ -307,29 +311,52 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     }
 
     // Pass 2, over blocks, written as they are compressed. The header goes first, once the blocks'
-    // offsets and CRCs are known.
-    AtomicFile file(path);
+    // offsets and CRCs are known. The blocks that a killed write of the same layout left on disk are
+    // kept, when the last of them compresses to the same bytes again.
     h.offsets.assign(size_t(h.block_count) + 1, 0);
     h.block_crc.assign(h.block_count, 0);
     h.offsets[0] = h.header_bytes();
-    file.append(std::vector<uint8_t>(h.offsets[0]));
-    uint32_t written = 0;
-    if (options.progress) options.progress(0, h.block_count);
+    const auto stored_block = [&](uint32_t b) {
+        const auto codes = block_codes(h.side_of_block(b), b % per_side, order);
+        return compress(h.codec, level, codes.data(), codes.size());
+    };
+    const std::vector<uint8_t> layout_bytes = format::serialize(h);
+    WriteJournal journal(
+        path, checksum64(&level, sizeof level, checksum64(layout_bytes.data(), layout_bytes.size())),
+        h.offsets[0]);
+    if (const size_t n = journal.ends().size();
+        n > 0 && !journal.last_block_holds(stored_block(uint32_t(n - 1))))
+        journal.keep_first(0);
+    const uint32_t kept = uint32_t(journal.ends().size());
+    const auto file =
+        kept ? std::make_unique<AtomicFile>(path, journal.ends().back()) : std::make_unique<AtomicFile>(path);
+    if (!kept) file->append(std::vector<uint8_t>(h.offsets[0]));
+    for (uint32_t k = 0; k < kept; ++k) {
+        h.offsets[k + 1] = journal.ends()[k];
+        h.block_crc[k] = journal.crcs()[k];
+    }
+    auto last_sync = std::chrono::steady_clock::now();
+    uint32_t written = kept;
+    if (options.progress) options.progress(written, h.block_count);
     par::ordered_pipeline(
-        h.block_count, 4 * size_t(tbb::this_task_arena::max_concurrency()),
-        [&](uint64_t b) {
-            const auto codes = block_codes(h.side_of_block(uint32_t(b)), uint32_t(b % per_side), order);
-            return compress(h.codec, level, codes.data(), codes.size());
-        },
+        h.block_count - kept, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+        [&](uint64_t i) { return stored_block(kept + uint32_t(i)); },
         [&](std::vector<uint8_t>&& stored) {
-            file.append(stored);
+            file->append(stored);
             h.block_crc[written] = crc32_of(stored.data(), stored.size());
-            h.offsets[written + 1] = file.size();
+            h.offsets[written + 1] = file->size();
+            journal.add(file->size(), h.block_crc[written]);
             ++written;
+            if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_sync).count() >=
+                options.sync_seconds) {
+                file->sync();
+                journal.flush();
+                last_sync = std::chrono::steady_clock::now();
+            }
             if (options.progress) options.progress(written, h.block_count);
         });
-    file.write_at(0, format::serialize(h));
-    file.commit();
+    file->write_at(0, format::serialize(h));
+    file->commit();
 }
 
 }  // namespace

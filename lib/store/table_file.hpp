@@ -57,9 +57,14 @@ struct WriteOptions {
     bool settle_exits = true;
     // When set and raised, the write stops at the next block and throws WriteStopped.
     const std::atomic<bool>* stop = nullptr;
-    // Called with 0 before the first block is compressed and after each block is written, one call at a
-    // time (from a thread of the writing pipeline): blocks done, blocks in all.
+    // Called before the first block is compressed, with the blocks a killed write of the same file
+    // left on disk (0 unless it resumes such a write: store/write_journal.hpp), then after each block
+    // is written, one call at a time (from a thread of the writing pipeline): blocks done, blocks in
+    // all.
     std::function<void(uint32_t done, uint32_t blocks)> progress{};
+    // How often the blocks written so far are flushed to disk and journaled, so that a write killed
+    // halfway goes on from them (store/write_journal.hpp): a kill loses at most this much compression.
+    double sync_seconds = 10;
     // Called from time to time while write_settled_table searches the exits, one call at a time (from
     // any thread): entries searched, entries in all (both sides to move).
     std::function<void(uint64_t done, uint64_t entries)> settle_progress{};
