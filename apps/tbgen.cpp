@@ -49,7 +49,8 @@ std::string shell_quote(const std::string& s) {
 std::string what_a_rerun_keeps(JobResult::Phase stopped_while) {
     switch (stopped_while) {
         case JobResult::Phase::Writing:
-            return "the table being written is solved again (from its checkpoint, if it has one)";
+            return "the table being written is solved again (from its checkpoint, if it has one) and goes "
+                   "on with the blocks already written";
         case JobResult::Phase::Verifying:
             return "the table being verified is complete";
         case JobResult::Phase::Solving:

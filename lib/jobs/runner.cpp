@@ -220,8 +220,9 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             const bool resumable = std::filesystem::exists(checkpoint);
             if (!resumable) remove_if_present(layer_log_path(checkpoint), options.note);
             report(m.name() + ": stopped while writing; " +
-                   (resumable ? "a rerun resumes from " + checkpoint.string() + " and writes it again"
-                              : std::string("no checkpoint: a rerun solves it again")));
+                   (resumable ? "a rerun resumes from " + checkpoint.string()
+                              : std::string("no checkpoint: a rerun solves it again")) +
+                   ", then keeps the blocks already written to " + file.string() + ".tmp");
             break;
         }
         const double write_seconds = seconds_since(write_start);

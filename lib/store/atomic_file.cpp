@@ -73,6 +73,12 @@ void AtomicFile::sync() {
     if (::fsync(fd_) != 0) fail("fsync failed");
 }
 
+void AtomicFile::leave_for_resume() {
+    sync();
+    ::close(fd_);
+    fd_ = -1;
+}
+
 void AtomicFile::commit() {
     if (fd_ < 0) throw StoreError(path_.string() + ": committed twice");
     if (::fsync(fd_) != 0) fail("fsync failed");

@@ -35,6 +35,8 @@ public:
     void sync();
     // Flushes to disk and renames over path.
     void commit();
+    // Flushes to disk and closes path.tmp, leaving it for a later write to go on with.
+    void leave_for_resume();
 
 private:
     [[noreturn]] void fail(const char* what);

@@ -11,7 +11,8 @@ class StoreError : public std::runtime_error {
 };
 
 // Thrown when a stop was requested while a file was being written (WriteOptions::stop); no file with
-// the final name is left behind.
+// the final name is left behind, but the blocks written so far stay in FILE.tmp for the next write
+// (store/write_journal.hpp).
 class WriteStopped : public StoreError {
     using StoreError::StoreError;
 };

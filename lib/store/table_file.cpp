@@ -338,23 +338,30 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     auto last_sync = std::chrono::steady_clock::now();
     uint32_t written = kept;
     if (options.progress) options.progress(written, h.block_count);
-    par::ordered_pipeline(
-        h.block_count - kept, 4 * size_t(tbb::this_task_arena::max_concurrency()),
-        [&](uint64_t i) { return stored_block(kept + uint32_t(i)); },
-        [&](std::vector<uint8_t>&& stored) {
-            file->append(stored);
-            h.block_crc[written] = crc32_of(stored.data(), stored.size());
-            h.offsets[written + 1] = file->size();
-            journal.add(file->size(), h.block_crc[written]);
-            ++written;
-            if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_sync).count() >=
-                options.sync_seconds) {
-                file->sync();
-                journal.flush();
-                last_sync = std::chrono::steady_clock::now();
-            }
-            if (options.progress) options.progress(written, h.block_count);
-        });
+    // A stop keeps the blocks written so far for the next write; any other failure removes them.
+    try {
+        par::ordered_pipeline(
+            h.block_count - kept, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+            [&](uint64_t i) { return stored_block(kept + uint32_t(i)); },
+            [&](std::vector<uint8_t>&& stored) {
+                file->append(stored);
+                h.block_crc[written] = crc32_of(stored.data(), stored.size());
+                h.offsets[written + 1] = file->size();
+                journal.add(file->size(), h.block_crc[written]);
+                ++written;
+                if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_sync).count() >=
+                    options.sync_seconds) {
+                    file->sync();
+                    journal.flush();
+                    last_sync = std::chrono::steady_clock::now();
+                }
+                if (options.progress) options.progress(written, h.block_count);
+            });
+    } catch (const WriteStopped&) {
+        file->leave_for_resume();
+        journal.keep();
+        throw;
+    }
     file->write_at(0, format::serialize(h));
     file->commit();
 }

@@ -64,6 +64,7 @@ WriteJournal::WriteJournal(const std::filesystem::path& path, uint64_t fingerpri
 
 WriteJournal::~WriteJournal() {
     if (fd_ >= 0) ::close(fd_);
+    if (kept_) return;
     std::error_code ignored;
     std::filesystem::remove(journal_, ignored);
 }
@@ -104,6 +105,11 @@ void WriteJournal::flush() {
     if (broken_ || records.empty()) return;
     if (::write(fd_, records.data(), records.size()) != ssize_t(records.size())) broken_ = true;
     recorded_ = ends_.size();
+}
+
+void WriteJournal::keep() {
+    flush();
+    kept_ = true;
 }
 
 }  // namespace retro

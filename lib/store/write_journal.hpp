@@ -20,7 +20,7 @@ public:
     // block offsets and CRCs, the same codec level) and path.tmp holds all its blocks; otherwise starts
     // an empty one. `header_bytes`: where the first block starts.
     WriteJournal(const std::filesystem::path& path, uint64_t fingerprint, uint64_t header_bytes);
-    // Removes the journal: after a commit, or after a failure or a stop that removed path.tmp.
+    // Removes the journal (after a commit, or a failure that removed path.tmp) unless kept.
     ~WriteJournal();
     WriteJournal(const WriteJournal&) = delete;
     WriteJournal& operator=(const WriteJournal&) = delete;
@@ -37,6 +37,8 @@ public:
     void add(uint64_t end, uint32_t crc);
     // Records the blocks added since the last flush. Call after path.tmp was flushed to disk.
     void flush();
+    // Flushes and keeps the journal for a later write (a stopped one).
+    void keep();
 
 private:
     std::filesystem::path tmp_, journal_;
@@ -46,6 +48,7 @@ private:
     std::vector<uint32_t> crcs_;
     size_t recorded_ = 0;  // records in the file
     bool broken_ = false;  // a write of records failed: no more are added
+    bool kept_ = false;
     int fd_ = -1;
 };
 
