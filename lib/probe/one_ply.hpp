@@ -12,21 +12,6 @@
 
 namespace retro {
 
-// value_of(position) gives the value of a successor for its side to move. Checkmated: 0 (a loss in
-// 0 plies); stalemate: a draw.
-template <class ValueOf>
-Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
-    MoveList moves;
-    generate_legal_moves(pos, moves);
-    if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
-    Dtm best = 0;  // checkmated: worse than any move
-    for (const Move& m : moves) {
-        const Dtm v = value_through(value_of(make_move(pos, m)));
-        if (better(v, best)) best = v;
-    }
-    return best;
-}
-
 // A successor's value, or only a floor of it: no better for its side to move than the true value (a
 // value stored in a file whose exits settle values, before the exits are searched).
 struct Bounded {
@@ -34,8 +19,9 @@ struct Bounded {
     bool exact;
 };
 
-// one_ply_value when bounded_of(position) may give a floor, which complete(position, floor) makes
-// exact. A floor caps the value of its move, so the exact moves go first, then the floored ones best
+// One ply of minimax where bounded_of(successor) gives the successor's value or only a floor of it,
+// which complete(successor, floor) makes exact. Checkmated: 0 (a loss in 0 plies); stalemate: a
+// draw. A floor caps the value of its move, so the exact moves go first, then the floored ones best
 // cap first, each completed only while its cap beats the best value found: most positions complete
 // one or two successors instead of every one.
 template <class BoundedOf, class Complete>
@@ -66,6 +52,17 @@ Dtm one_ply_value_bounded(const Position& pos, BoundedOf&& bounded_of, Complete&
         if (better(v, best)) best = v;
     }
     return best;
+}
+
+// The same when value_of(successor) gives every successor's exact value.
+template <class ValueOf>
+Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
+    return one_ply_value_bounded(
+        pos,
+        [&](const Position& next) {
+            return Bounded{value_of(next), true};
+        },
+        [](const Position&, Dtm exact) { return exact; });
 }
 
 // The better of `stored` and the values of the legal moves that leave the table (captures and

@@ -184,24 +184,19 @@ Bounded Tablebase::value_from_file(const TableReader& reader, const Position& po
     }
     // The shipping form's dropped side: one ply of minimax over the successors.
     return {one_ply_value_bounded(
-                pos, [&](const Position& next) { return probe_bounded(next); },
+                pos, [&](const Position& next) { return probe(next, Need::Floor); },
                 [&](const Position& next, Dtm floor) { return with_exits(next, floor, exact); }),
             true};
 }
 
-Bounded Tablebase::probe_bounded(const Position& pos) const {
-    if (has_legal_ep_capture(pos)) return {probe(pos), true};
-    Position plain = pos;
-    plain.set_ep_square(NO_SQUARE);
-    return probe_ignoring_ep(plain, Need::Floor);
-}
+Dtm Tablebase::probe(const Position& pos) const { return probe(pos, Need::Exact).value; }
 
-Dtm Tablebase::probe(const Position& pos) const {
+Bounded Tablebase::probe(const Position& pos, Need need) const {
     Position plain = pos;
     plain.set_ep_square(NO_SQUARE);
-    Dtm best = probe_ignoring_ep(plain, Need::Exact).value;
-    if (!has_legal_ep_capture(pos)) return best;
+    if (!has_legal_ep_capture(pos)) return probe_ignoring_ep(plain, need);
     // The index holds positions without the right; the right only adds the en passant captures.
+    Dtm best = probe_ignoring_ep(plain, Need::Exact).value;
     MoveList moves;
     generate_legal_moves(pos, moves);
     for (const Move& m : moves)
@@ -209,7 +204,7 @@ Dtm Tablebase::probe(const Position& pos) const {
             const Dtm v = value_through(probe_ignoring_ep(make_move(pos, m), Need::Exact).value);
             if (better(v, best)) best = v;
         }
-    return best;
+    return {best, true};
 }
 
 std::vector<std::pair<Move, Dtm>> Tablebase::rank_moves(const Position& pos) const {

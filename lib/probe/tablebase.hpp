@@ -75,9 +75,9 @@ private:
     // How much of a value a probe must find: all of it, or a floor (Bounded) that the caller
     // completes only when it needs to.
     enum class Need { Exact, Floor };
-    Bounded probe_ignoring_ep(const Position& pos, Need need) const;
     // probe(), or a floor of it: the successors of the shipping form's dropped side to move.
-    Bounded probe_bounded(const Position& pos) const;
+    Bounded probe(const Position& pos, Need need) const;
+    Bounded probe_ignoring_ep(const Position& pos, Need need) const;
     // Value of a position read from its file (flipped: pos has the colour-swapped material), by a
     // one-ply search when the file does not store its side to move (the shipping form).
     Bounded value_from_file(const TableReader& reader, const Position& pos, bool flipped, Need need) const;

@@ -326,7 +326,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         h.offsets[0]);
     if (const size_t n = journal.ends().size();
         n > 0 && !journal.last_block_holds(stored_block(uint32_t(n - 1))))
-        journal.keep_first(0);
+        journal.forget();
     const uint32_t kept = uint32_t(journal.ends().size());
     const auto file =
         kept ? std::make_unique<AtomicFile>(path, journal.ends().back()) : std::make_unique<AtomicFile>(path);

@@ -58,7 +58,6 @@ WriteJournal::WriteJournal(const std::filesystem::path& path, uint64_t fingerpri
     std::memcpy(head.data() + 8, &fingerprint_, 8);
     if (::write(fd_, head.data(), head.size()) != ssize_t(head.size()))
         throw StoreError(journal_.string() + ": cannot write the write journal");
-    recorded_ = 0;
     flush();
 }
 
@@ -80,13 +79,12 @@ bool WriteJournal::last_block_holds(std::span<const uint8_t> block) const {
     return in && std::memcmp(stored.data(), block.data(), block.size()) == 0;
 }
 
-void WriteJournal::keep_first(size_t kept) {
-    if (kept >= ends_.size()) return;
-    ends_.resize(kept);
-    crcs_.resize(kept);
-    if (::ftruncate(fd_, off_t(HEAD + kept * RECORD)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0)
+void WriteJournal::forget() {
+    ends_.clear();
+    crcs_.clear();
+    if (::ftruncate(fd_, off_t(HEAD)) != 0 || ::lseek(fd_, 0, SEEK_END) < 0)
         throw StoreError(journal_.string() + ": cannot cut the write journal: " + std::strerror(errno));
-    recorded_ = std::min(recorded_, kept);
+    recorded_ = 0;
 }
 
 void WriteJournal::add(uint64_t end, uint32_t crc) {

@@ -30,8 +30,8 @@ public:
     const std::vector<uint32_t>& crcs() const { return crcs_; }
     // Whether the last block taken over holds exactly these bytes in path.tmp.
     bool last_block_holds(std::span<const uint8_t> block) const;
-    // Drops the blocks from `kept` on (the last block taken over did not compress to the same bytes).
-    void keep_first(size_t kept);
+    // Drops the blocks taken over (the last of them did not compress to the same bytes).
+    void forget();
 
     // A block appended to path.tmp; recorded by the next flush.
     void add(uint64_t end, uint32_t crc);
