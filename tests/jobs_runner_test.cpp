@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
 #include "probe/tablebase.hpp"
+#include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 
@@ -197,6 +199,46 @@ TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {
         EXPECT_FALSE(fs::exists(kpk.string() + ".tmp")) << said;
         EXPECT_FALSE(fs::exists(kpk.string() + ".tmp.journal")) << said;
     }
+}
+
+TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
+    const fs::path dir = base_ / "killed_writing";
+    fs::create_directories(dir);
+    JobOptions options;
+    options.write.block_entries = 1 << 10;  // KPvK in some 200 blocks
+    ASSERT_FALSE(run_job(make_plan(KPK, dir), options).interrupted);
+    const fs::path kpk = table_path(dir, Material::parse("KPvK"));
+    const std::string whole = slurp(kpk);
+    const auto table = Tablebase(dir).find(Material::parse("KPvK"));
+    fs::remove(kpk);
+
+    // What a kill right after block 10 leaves: FILE.tmp and its journal (copied then, since the stop
+    // that follows keeps a few more blocks).
+    const fs::path tmp = kpk.string() + ".tmp", journal = kpk.string() + ".tmp.journal";
+    std::atomic<bool> stop{false};
+    WriteOptions killed = options.write;
+    killed.stop = &stop;
+    killed.sync_seconds = 0;
+    killed.progress = [&](uint32_t done, uint32_t) {
+        if (done != 10) return;
+        fs::copy_file(tmp, dir / "saved.tmp");
+        fs::copy_file(journal, dir / "saved.journal");
+        stop = true;
+    };
+    EXPECT_THROW(write_settled_table(*table, kpk, killed, Tablebase(dir)), WriteStopped);
+    fs::rename(dir / "saved.tmp", tmp);
+    fs::rename(dir / "saved.journal", journal);
+
+    std::vector<std::string> lines;
+    options.solver_line = [&](const std::string& line) { lines.push_back(line); };
+    const JobResult rerun = run_job(make_plan(KPK, dir), options);
+    EXPECT_EQ(rerun.built.size(), 1u);
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+        return line.find("going on after the 10 that an interrupted write left") != std::string::npos;
+    }));
+    EXPECT_TRUE(slurp(kpk) == whole);
+    EXPECT_FALSE(fs::exists(tmp));
+    EXPECT_FALSE(fs::exists(journal));
 }
 
 TEST_F(JobsRunner, StopWhileVerifyingKeepsTheCompleteFile) {

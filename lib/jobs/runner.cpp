@@ -133,8 +133,10 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         const Material& m = t.material;
         const auto file = table_path(plan.dir, m);
         const auto checkpoint = checkpoint_path(plan.dir, m);
-        remove_if_present(file.string() + ".tmp", options.note);  // a write cut short by a kill
         if (t.complete) {
+            // A write cut short by a kill leaves these; the writer of a table to build goes on from them.
+            remove_if_present(file.string() + ".tmp", options.note);
+            remove_if_present(file.string() + ".tmp.journal", options.note);
             ++result.skipped;
             if (options.note) options.note(m.name() + ": complete, skipped");
             if (options.wdl && !std::filesystem::exists(wdl_path(plan.dir, m)))
