@@ -1,6 +1,7 @@
 #include "store/block_cache.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace retro {
 
@@ -13,10 +14,10 @@ BlockCache::Ptr BlockCache::find(uint64_t key) {
     std::lock_guard lock(s.mutex);
     const auto it = s.map.find(key);
     if (it == s.map.end()) {
-        misses_.fetch_add(1, std::memory_order_relaxed);
+        ++s.misses;
         return nullptr;
     }
-    hits_.fetch_add(1, std::memory_order_relaxed);
+    ++s.hits;
     if (it->second != s.lru.begin()) s.lru.splice(s.lru.begin(), s.lru, it->second);
     return it->second->second;
 }
@@ -52,22 +53,20 @@ uint64_t BlockCache::new_owner() {
     return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+uint64_t BlockCache::hits() const {
+    return total([](const Shard& s) { return s.hits; });
+}
+
+uint64_t BlockCache::misses() const {
+    return total([](const Shard& s) { return s.misses; });
+}
+
 size_t BlockCache::bytes() const {
-    size_t n = 0;
-    for (const Shard& s : shards_) {
-        std::lock_guard lock(s.mutex);
-        n += s.bytes;
-    }
-    return n;
+    return total([](const Shard& s) { return s.bytes; });
 }
 
 size_t BlockCache::blocks() const {
-    size_t n = 0;
-    for (const Shard& s : shards_) {
-        std::lock_guard lock(s.mutex);
-        n += s.lru.size();
-    }
-    return n;
+    return total([](const Shard& s) { return s.lru.size(); });
 }
 
 }  // namespace retro

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -35,24 +34,37 @@ public:
     size_t capacity_bytes() const { return shard_capacity_ * shard_count_; }
     size_t bytes() const;
     size_t blocks() const;
-    uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
-    uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+    uint64_t hits() const;
+    uint64_t misses() const;
 
 private:
     static constexpr size_t SHARDS = 16;
     static constexpr size_t MIN_SHARD_BYTES = size_t(1) << 20;
-    struct Shard {
+    // Aligned to cache lines, so that threads busy in different shards do not share one.
+    struct alignas(64) Shard {
         mutable std::mutex mutex;
         std::list<std::pair<uint64_t, Ptr>> lru;  // most recent first
         std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Ptr>>::iterator> map;
         size_t bytes = 0;
+        // Counted per shard, under its lock: one counter for all would be a cache line that every
+        // probe of every thread writes.
+        uint64_t hits = 0, misses = 0;
     };
+    // The sum of field(shard) over the shards, each read under its lock.
+    template <class Field>
+    uint64_t total(Field field) const {
+        uint64_t n = 0;
+        for (const Shard& s : shards_) {
+            std::lock_guard lock(s.mutex);
+            n += field(s);
+        }
+        return n;
+    }
     Shard& shard(uint64_t key) { return shards_[((key * 0x9E3779B97F4A7C15ULL) >> 32) % shard_count_]; }
 
     size_t shard_count_;
     size_t shard_capacity_;
     std::array<Shard, SHARDS> shards_;
-    std::atomic<uint64_t> hits_{0}, misses_{0};
 };
 
 }  // namespace retro
