@@ -68,7 +68,11 @@ int verify_files(const std::vector<std::string>& files) {
         std::shared_ptr<const Table> table = tables.find(Material::parse(path.stem().string()));
         if (!table) throw StoreError(file + ": no such table file");
         const auto start = std::chrono::steady_clock::now();
-        const VerifyResult r = verify_table(*table, tables);
+        auto last_line = start;
+        const VerifyResult r =
+            verify_table(*table, tables, nullptr,
+                         percent_lines(file + ": checked", last_line,
+                                       [](const std::string& line) { std::cerr << line << std::endl; }));
         if (r.mismatch) {
             std::cout << file << ": FAILED: " << *r.mismatch << "\n";
             status = 1;

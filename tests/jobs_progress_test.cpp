@@ -4,6 +4,8 @@
 
 #include <csignal>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
@@ -96,4 +98,18 @@ TEST(JobsSignals, FirstSignalOnlySetsTheFlag) {
     std::raise(SIGTERM);
     EXPECT_TRUE(StopSignals::flag().load());
     EXPECT_EQ(StopSignals::signal_number(), SIGTERM);
+}
+
+TEST(JobsProgress, PercentLinesSayHowFarAtMostEveryThirtySecondsAndNotAtTheEnd) {
+    std::vector<std::string> lines;
+    auto last_line = std::chrono::steady_clock::now() - 31s;
+    const auto report =
+        percent_lines("KQvKR: checked", last_line, [&](const std::string& line) { lines.push_back(line); });
+    report(25, 100);  // 31 s after the step's last line
+    report(50, 100);  // just after that line: too soon
+    last_line -= 31s;
+    report(200, 200);  // the end: the caller says so in its own words
+    report(150, 200);
+    EXPECT_EQ(lines, (std::vector<std::string>{"KQvKR: checked 25.0% of the entries",
+                                               "KQvKR: checked 75.0% of the entries"}));
 }

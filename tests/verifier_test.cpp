@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "chess/movegen.hpp"
 #include "solved_tables.hpp"
@@ -32,9 +33,17 @@ void expect_verified(const std::string& material) {
     const Tablebase& tables = retro::test::solved_tables({material});
     const auto table = tables.find(Material::parse(material));
     ASSERT_TRUE(table);
-    const VerifyResult r = verify_table(*table, tables);
+    std::vector<uint64_t> done;
+    const VerifyResult r = verify_table(*table, tables, nullptr, [&](uint64_t d, uint64_t entries) {
+        EXPECT_EQ(entries, 2 * table->scheme.size());
+        done.push_back(d);
+    });
     EXPECT_FALSE(r.mismatch) << material << ": " << r.mismatch.value_or("");
     EXPECT_EQ(r.checked, legal_entries(*table)) << material;
+    // The progress reported goes up to every entry of both sides, never down.
+    ASSERT_FALSE(done.empty()) << material;
+    EXPECT_TRUE(std::is_sorted(done.begin(), done.end())) << material;
+    EXPECT_EQ(done.back(), 2 * table->scheme.size()) << material;
 }
 
 // The entry (index, side) that pos stands for in t.

@@ -6,6 +6,16 @@
 
 namespace retro {
 
+std::function<void(uint64_t, uint64_t)> percent_lines(std::string doing,
+                                                      std::chrono::steady_clock::time_point& last_line,
+                                                      std::function<void(const std::string&)> line) {
+    return [doing = std::move(doing), &last_line, line = std::move(line)](uint64_t done, uint64_t entries) {
+        if (done == entries || seconds_since(last_line) < PROGRESS_LINE_SECONDS) return;
+        line(doing + " " + format_percent(double(done) / double(entries)) + " of the entries");
+        last_line = std::chrono::steady_clock::now();
+    };
+}
+
 std::string format_percent(double fraction) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);

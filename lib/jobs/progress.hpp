@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,17 @@ std::string format_percent(double fraction);
 inline double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
+
+// At most this long between the lines that say how far a long step is (a 6-man table's write or
+// verification takes many minutes).
+constexpr double PROGRESS_LINE_SECONDS = 30;
+
+// A progress callback of entries done (called one call at a time) that says "`doing` X% of the
+// entries" through `line`, at most every PROGRESS_LINE_SECONDS after last_line: the time of the
+// step's last line, which it updates.
+std::function<void(uint64_t, uint64_t)> percent_lines(std::string doing,
+                                                      std::chrono::steady_clock::time_point& last_line,
+                                                      std::function<void(const std::string&)> line);
 
 class JobProgress {
 public:

@@ -61,10 +61,9 @@ WriteOptions with_stop(const JobOptions& options) {
 }
 
 // Writes a table as the job asks, saying what it does: the search for exits, the start of the
-// compression, then where it stands every WRITE_LINE_SECONDS (a 6-man table takes many minutes).
+// compression, then where it stands every PROGRESS_LINE_SECONDS.
 void write_table_with_lines(const Table& table, const std::filesystem::path& file, const TableSource& tables,
                             const JobOptions& options, const std::function<void(const std::string&)>& line) {
-    constexpr double WRITE_LINE_SECONDS = 30;
     const std::string name = table.material().name();
     WriteOptions write = with_stop(options);
     auto last_line = std::chrono::steady_clock::now();
@@ -76,19 +75,14 @@ void write_table_with_lines(const Table& table, const std::filesystem::path& fil
                  (done > 0
                       ? ", going on after the " + std::to_string(done) + " that an interrupted write left"
                       : ""));
-        } else if (done < blocks && seconds_since(last_line) >= WRITE_LINE_SECONDS) {
+        } else if (done < blocks && seconds_since(last_line) >= PROGRESS_LINE_SECONDS) {
             line(name + ": written " + std::to_string(done) + " of " + std::to_string(blocks) + " blocks");
         } else {
             return;
         }
         last_line = std::chrono::steady_clock::now();
     };
-    write.settle_progress = [&](uint64_t done, uint64_t entries) {
-        if (seconds_since(last_line) < WRITE_LINE_SECONDS) return;
-        line(name + ": searched the exits of " + format_percent(double(done) / double(entries)) +
-             " of the entries");
-        last_line = std::chrono::steady_clock::now();
-    };
+    write.settle_progress = percent_lines(name + ": searched the exits of", last_line, line);
     if (write.settle_exits) line(name + ": settling values by exits (captures and promotions)");
     write_settled_table(table, file, write, tables);
 }
@@ -241,7 +235,9 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         if (options.verify) {
             tables.add(table);
             table_line(m.name() + ": verifying by forward moves");
-            const VerifyResult v = verify_table(*table, tables, options.stop);
+            auto last_line = std::chrono::steady_clock::now();
+            const VerifyResult v = verify_table(*table, tables, options.stop,
+                                                percent_lines(m.name() + ": checked", last_line, table_line));
             if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
             if (v.stopped) {
                 result.interrupted = true;

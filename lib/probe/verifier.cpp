@@ -7,16 +7,19 @@
 
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "parallel/shared_progress.hpp"
 #include "probe/successors.hpp"
 
 namespace retro {
 
-VerifyResult verify_table(const Table& table, const Tablebase& tables, const std::atomic<bool>* stop) {
+VerifyResult verify_table(const Table& table, const Tablebase& tables, const std::atomic<bool>* stop,
+                          const std::function<void(uint64_t done, uint64_t entries)>& progress) {
     std::atomic<uint64_t> checked{0};
     std::mutex mutex;
     uint64_t first_bad = UINT64_MAX;
     VerifyResult result;
     const Successors successors(table, tables);
+    par::SharedProgress scanned(progress, 2 * table.scheme.size());
     for (Color side : {WHITE, BLACK}) {
         par::parallel_for(tbb::blocked_range<uint64_t>(0, table.scheme.size(), 1 << 12), [&](const auto& r) {
             if (stop && stop->load(std::memory_order_relaxed)) return;  // the remaining ranges end at once
@@ -36,10 +39,12 @@ VerifyResult verify_table(const Table& table, const Tablebase& tables, const std
                                      }
                                  });
             checked += n;
+            scanned.add(r.size());
         });
     }
     result.checked = checked;
     result.stopped = stop && stop->load();
+    if (!result.stopped) scanned.finish();
     return result;
 }
 

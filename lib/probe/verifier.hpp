@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -16,8 +17,11 @@ struct VerifyResult {
     bool stopped = false;                 // `stop` was raised: the table was checked in part
 };
 
-// `tables` must hold the table itself and every table it needs.
+// `tables` must hold the table itself and every table it needs. Calls `progress` (when set) from time
+// to time, one call at a time (from any thread), with the entries checked so far and in all (both
+// sides to move), and once more with all of them at the end unless stopped.
 VerifyResult verify_table(const Table& table, const Tablebase& tables,
-                          const std::atomic<bool>* stop = nullptr);
+                          const std::atomic<bool>* stop = nullptr,
+                          const std::function<void(uint64_t done, uint64_t entries)>& progress = {});
 
 }  // namespace retro

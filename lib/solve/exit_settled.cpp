@@ -2,11 +2,10 @@
 
 #include <tbb/blocked_range.h>
 
-#include <mutex>
-
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "parallel/shared_progress.hpp"
 #include "solve/exits.hpp"
 
 namespace retro {
@@ -17,14 +16,7 @@ EntryBits exit_settled(const Table& table, const TableSource& tables, const std:
     EntryBits settled;
     const uint64_t entries = table.size();
     const size_t words = EntryBits::words_for(entries);
-    std::atomic<uint64_t> done{0};
-    std::mutex progress_mutex;  // one call at a time; a busy reporter is skipped, not waited for
-    auto report = [&](uint64_t searched) {
-        done.fetch_add(searched, std::memory_order_relaxed);
-        if (!progress) return;
-        std::unique_lock lock(progress_mutex, std::try_to_lock);
-        if (lock) progress(std::min(done.load(std::memory_order_relaxed), 2 * entries), 2 * entries);
-    };
+    par::SharedProgress searched(progress, 2 * entries);
     for (Color side : {WHITE, BLACK}) {
         std::vector<uint64_t>& bits = settled.words[side];
         bits.assign(words, 0);
@@ -33,8 +25,8 @@ EntryBits exit_settled(const Table& table, const TableSource& tables, const std:
             if (stop && stop->load(std::memory_order_relaxed))
                 throw WriteStopped(table.material().name() + ": stopped while settling values by exits");
             MoveList moves;
-            for_each_legal_entry(table.scheme, side, uint64_t(r.begin()) * 64,
-                                 std::min(entries, uint64_t(r.end()) * 64),
+            const uint64_t first = uint64_t(r.begin()) * 64, last = std::min(entries, uint64_t(r.end()) * 64);
+            for_each_legal_entry(table.scheme, side, first, last,
                                  [&](uint64_t i, const Placement& p, const Position& pos) {
                                      moves.size = 0;
                                      generate_legal_exits(pos, moves);
@@ -45,10 +37,10 @@ EntryBits exit_settled(const Table& table, const TableSource& tables, const std:
                                              break;
                                          }
                                  });
-            report(uint64_t(r.size()) * 64);
+            searched.add(last - first);
         });
     }
-    if (progress) progress(2 * entries, 2 * entries);
+    searched.finish();
     return settled;
 }
 
