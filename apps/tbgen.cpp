@@ -172,6 +172,7 @@ int generate(const GenerateArgs& a) {
     options.verify = a.verify;
     options.wdl = a.wdl;
     options.write = a.write;
+    options.statistics_of.insert(named.begin(), named.end());
     options.report = say;
     options.note = [&](const std::string& s) { log->line(s); };
     options.solver_line = [&](const std::string& s) {
@@ -225,7 +226,11 @@ int generate(const GenerateArgs& a) {
         " table files take " + format_bytes(disk));
 
     for (const Material& m : named) {
-        const auto stats = compute_statistics(*Tablebase(a.dir).find(m));
+        // Counted by the job for a table it built; a complete table skipped is read from its file.
+        const auto built = std::find_if(result.built.begin(), result.built.end(),
+                                        [&](const BuiltTable& b) { return b.material == m && b.statistics; });
+        const TableStatistics stats =
+            built != result.built.end() ? *built->statistics : compute_statistics(*Tablebase(a.dir).find(m));
         std::cout << (a.json ? format_json(stats) + "\n" : format_text(stats));
     }
     return 0;

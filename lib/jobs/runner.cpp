@@ -243,7 +243,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                 result.interrupted = true;
                 result.stopped_at = "verifying " + m.name();
                 result.stopped_while = JobResult::Phase::Verifying;
-                result.built.push_back({m, seconds_since(table_start), resuming});
+                result.built.push_back({m, seconds_since(table_start), resuming, std::nullopt});
                 report(m.name() + ": verification stopped after " + std::to_string(v.checked) +
                        " positions; " + file.string() + " is complete (tbgen --verify " + file.string() +
                        " checks it)");
@@ -251,13 +251,18 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             }
             report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
         }
+        std::optional<TableStatistics> statistics;
+        if (options.statistics_of.contains(m)) {
+            table_line(m.name() + ": counting its statistics");
+            statistics = compute_statistics(*table);
+        }
         progress.table_finished();
-        const double table_seconds = seconds_since(table_start);  // solve, write and verify
+        const double table_seconds = seconds_since(table_start);  // solve, write, verify, statistics
         if (time_complete) {  // a resumed table without its earlier time would look too fast
             std::ofstream times(times_path, std::ios::app);
             times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
         }
-        result.built.push_back({m, table_seconds, resuming});
+        result.built.push_back({m, table_seconds, resuming, std::move(statistics)});
         report(m.name() + ": done; " + progress.status());
     }
     result.seconds = seconds_since(job_start);

@@ -12,10 +12,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "jobs/plan.hpp"
+#include "solve/statistics.hpp"
 #include "store/table_file.hpp"
 
 namespace retro {
@@ -37,6 +40,9 @@ struct JobOptions {
     bool verify = false;  // re-derive each table built by forward moves
     bool wdl = false;     // also write the WDL bitbase (.rtw) beside each table
     WriteOptions write;   // codec and layout of the files
+    // Tables whose statistics the job counts while it holds their values (BuiltTable::statistics):
+    // reading a 6-man file back for them would take minutes and more memory than the solve.
+    std::set<Material> statistics_of;
     // Job events, one line each (starts, finishes, ETAs): for the terminal and the log.
     std::function<void(const std::string&)> report;
     // Details for the log only (skipped tables, removed leftovers).
@@ -53,7 +59,8 @@ struct BuiltTable {
     // Solve, write (and verify) time, with the earlier runs' time of a resumed table when it is known
     // (MATERIAL.checkpoint.seconds of the checkpoint's ply), else this run's only.
     double seconds = 0;
-    bool resumed = false;  // continued from an intact checkpoint
+    bool resumed = false;                       // continued from an intact checkpoint
+    std::optional<TableStatistics> statistics;  // when JobOptions::statistics_of names it
 };
 
 struct JobResult {
