@@ -56,8 +56,8 @@ struct JobOptions {
 
 struct BuiltTable {
     Material material;
-    // Solve, write (and verify) time, with the earlier runs' time of a resumed table when it is known
-    // (MATERIAL.checkpoint.seconds of the checkpoint's ply), else this run's only.
+    // Solve, write (verify, count statistics) time, with the earlier runs' time of a resumed table when it is
+    // known (MATERIAL.checkpoint.seconds of the checkpoint's ply), else this run's only.
     double seconds = 0;
     bool resumed = false;                       // continued from an intact checkpoint
     std::optional<TableStatistics> statistics;  // when JobOptions::statistics_of names it

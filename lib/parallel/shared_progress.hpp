@@ -3,8 +3,8 @@
 // waiting for it.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -18,13 +18,17 @@ public:
     // report may be empty: the counting then costs one atomic addition per piece.
     SharedProgress(Report report, uint64_t total) : report_(std::move(report)), total_(total) {}
 
-    // n more units done; reports them unless another task is reporting.
+    // n more units done (never more than total in all); reports them unless another task is
+    // reporting.
     void add(uint64_t n) {
         done_.fetch_add(n, std::memory_order_relaxed);
         if (!report_) return;
         std::unique_lock lock(mutex_, std::try_to_lock);
+        if (!lock) return;
         // Read under the lock, so that successive reports never go down.
-        if (lock) report_(std::min(done_.load(std::memory_order_relaxed), total_), total_);
+        const uint64_t done = done_.load(std::memory_order_relaxed);
+        assert(done <= total_);
+        report_(done, total_);
     }
 
     // Reports the whole work done (once the loop is over).
