@@ -158,6 +158,7 @@ int generate(const GenerateArgs& a) {
             format_bytes(plan.disk_total()) + " for all the tables of the job, checkpoints aside)" +
             (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));
     }
+    if (const auto time = projected_time(plan)) say(*time);
     if (const auto fit = memory_fit(plan, limit)) say(*fit);
     if (const auto why = refusal(plan, limit, a.disk_check ? free_disk : std::nullopt)) {
         say("tbgen: refused: " + *why);

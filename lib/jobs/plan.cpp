@@ -11,6 +11,7 @@
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/progress.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 
@@ -165,6 +166,31 @@ std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
     if (over[0].count) text += group_text(over[0], "without pawns") + (over[1].count ? ", " : "");
     if (over[1].count) text += group_text(over[1], "with pawns");
     return text;
+}
+
+std::optional<std::string> projected_time(const JobPlan& plan) {
+    std::vector<std::pair<Material, uint64_t>> work;
+    for (const auto& t : plan.tables)
+        if (!t.complete) work.emplace_back(t.material, 2 * t.entries);
+    if (work.empty()) return std::nullopt;
+    JobProgress rates(work);
+    const auto times = times_file_path(plan.dir);
+    const int timed = rates.add_history_file(times);
+    const auto seconds = rates.job_eta();
+    if (!seconds)
+        return "projected time: unknown until a table has been built in " + plan.dir.string() +
+               " (the job keeps every table's time in " + times.string() + ")";
+    const auto tables = [](size_t n) { return std::to_string(n) + (n == 1 ? " table" : " tables"); };
+    std::string line = "projected time: about " + format_duration(*seconds) + " for " + tables(work.size()) +
+                       " at the rates of " + tables(size_t(timed)) + " built here (" + times.string() + ")";
+    const Material& largest = std::max_element(work.begin(), work.end(), [](const auto& a, const auto& b) {
+                                  return a.first.total() < b.first.total();
+                              })->first;
+    if (!rates.has_rate_for_men(largest))
+        line += "; no " + std::to_string(largest.total()) +
+                "-man table is timed yet, and those take the rate of smaller ones, which solve faster " +
+                "per entry: expect longer";
+    return line;
 }
 
 void check_writable_dir(const std::filesystem::path& dir) {

@@ -60,6 +60,12 @@ std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
 // do not, all with pawns (the largest, KBNPvKP, 306 GiB)"). nullopt when all fit or limit is 0.
 std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit);
 
+// How long the tables still to build take at the rates measured in the plan's directory (its
+// tbgen.times, which also gives the job's ETA), e.g. "projected time: about 1 h 05 min for 101
+// tables at the rates of 44 tables built here (DIR/tbgen.times)", with a warning when the largest
+// tables have no measured rate of their number of men; nullopt when nothing is left to build.
+std::optional<std::string> projected_time(const JobPlan& plan);
+
 // Creates dir if needed and checks that a file can be created, written, flushed and removed there.
 // Throws JobError naming the directory and the reason (permission denied, read-only, disk full).
 void check_writable_dir(const std::filesystem::path& dir);

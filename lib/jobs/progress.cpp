@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace retro {
 
@@ -44,6 +46,31 @@ void JobProgress::add_history(const Material& m, uint64_t entries, double second
     Rate& r = rates_[{m.total(), m.has_pawns()}];
     r.entries += entries;
     r.seconds += seconds;
+}
+
+int JobProgress::add_history_file(const std::filesystem::path& times) {
+    std::ifstream in(times);
+    std::string line;
+    int taken = 0;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::string name;
+        uint64_t entries = 0;
+        double seconds = 0;
+        if (!(fields >> name >> entries >> seconds)) continue;
+        try {
+            add_history(Material::parse(name), entries, seconds);
+            ++taken;
+        } catch (const std::exception&) {
+        }
+    }
+    return taken;
+}
+
+bool JobProgress::has_rate_for_men(const Material& m) const {
+    return std::any_of(rates_.begin(), rates_.end(), [&](const auto& kind_rate) {
+        return kind_rate.first.first == m.total() && kind_rate.second.seconds > 0;
+    });
 }
 
 void JobProgress::table_started(Clock::time_point now) {

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -42,6 +43,9 @@ std::function<void(uint64_t, uint64_t)> percent_lines(std::string doing,
                                                       std::chrono::steady_clock::time_point& last_line,
                                                       std::function<void(const std::string&)> line);
 
+// DIR/tbgen.times: the times of the tables a job built in DIR, which later jobs read back.
+inline std::filesystem::path times_file_path(const std::filesystem::path& dir) { return dir / "tbgen.times"; }
+
 class JobProgress {
 public:
     using Clock = std::chrono::steady_clock;
@@ -51,6 +55,13 @@ public:
 
     // A table solved earlier (in an earlier run, say) in `seconds`: its rate counts like the others.
     void add_history(const Material& m, uint64_t entries, double seconds);
+    // The tables of a times file (times_file_path): "MATERIAL ENTRIES SECONDS" per line. Returns how
+    // many lines were taken; a missing file gives 0, a damaged line is skipped (it only costs an
+    // estimate).
+    int add_history_file(const std::filesystem::path& times);
+    // Whether a table of m's number of men has been timed: otherwise its expected time comes from
+    // the rate of smaller tables, which solve faster per entry.
+    bool has_rate_for_men(const Material& m) const;
 
     // Tables start and finish in the order given.
     void table_started(Clock::time_point now = Clock::now());

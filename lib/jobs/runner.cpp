@@ -107,19 +107,8 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         if (options.report) options.report(s);
         tell_status(s);
     };
-    const auto times_path = plan.dir / "tbgen.times";
-    {
-        std::ifstream times(times_path);
-        std::string name;
-        uint64_t entries = 0;
-        double seconds = 0;
-        while (times >> name >> entries >> seconds) {
-            try {
-                progress.add_history(Material::parse(name), entries, seconds);
-            } catch (const std::exception&) {  // a damaged line only costs an estimate
-            }
-        }
-    }
+    const auto times_path = times_file_path(plan.dir);
+    progress.add_history_file(times_path);
 
     JobResult result;
     int position = 0;
