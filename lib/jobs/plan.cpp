@@ -60,9 +60,15 @@ int JobPlan::to_build() const {
 
 uint64_t JobPlan::entries_to_build() const {
     uint64_t n = 0;
-    for (const auto& t : tables)
-        if (!t.complete) n += 2 * t.entries;
+    for (const auto& [m, entries] : work()) n += entries;
     return n;
+}
+
+std::vector<std::pair<Material, uint64_t>> JobPlan::work() const {
+    std::vector<std::pair<Material, uint64_t>> out;
+    for (const auto& t : tables)
+        if (!t.complete) out.emplace_back(t.material, 2 * t.entries);
+    return out;
 }
 
 std::optional<Material> JobPlan::peak_memory_table() const {
@@ -169,9 +175,7 @@ std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
 }
 
 std::optional<std::string> projected_time(const JobPlan& plan) {
-    std::vector<std::pair<Material, uint64_t>> work;
-    for (const auto& t : plan.tables)
-        if (!t.complete) work.emplace_back(t.material, 2 * t.entries);
+    const auto work = plan.work();
     if (work.empty()) return std::nullopt;
     JobProgress rates(work);
     const auto times = times_file_path(plan.dir);

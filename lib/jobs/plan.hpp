@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "index/material.hpp"
@@ -34,6 +35,9 @@ struct JobPlan {
     int to_build() const;
     // Index entries (both sides to move) of the tables still to build.
     uint64_t entries_to_build() const;
+    // The tables still to build, in order, with their index entries (both sides to move): the work
+    // JobProgress counts.
+    std::vector<std::pair<Material, uint64_t>> work() const;
     // Peak bytes in memory over the tables still to build (each solved with only its direct
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;

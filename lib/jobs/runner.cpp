@@ -91,9 +91,7 @@ void write_table_with_lines(const Table& table, const std::filesystem::path& fil
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
     const auto job_start = std::chrono::steady_clock::now();
-    std::vector<std::pair<Material, uint64_t>> work;
-    for (const auto& t : plan.tables)
-        if (!t.complete) work.emplace_back(t.material, 2 * t.entries);
+    const auto work = plan.work();
     JobProgress progress(work);
     JobStatus status;
     status.tables = int(work.size());
