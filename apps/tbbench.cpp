@@ -57,7 +57,6 @@ void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tabl
     if (plan.to_build() > 0) {
         std::cerr << "building " << plan.to_build() << " sub-tables into " << dir.string() << " first\n";
         check_writable_dir(dir);
-        DirectoryLock lock(dir);
         JobOptions options;
         options.report = [](const std::string& s) { std::cerr << s << "\n"; };
         run_job(plan, options);

@@ -106,11 +106,9 @@ int generate(const GenerateArgs& a) {
     }
 
     // Everything that can refuse the job comes before anything large is allocated.
-    std::optional<DirectoryLock> lock;
     std::unique_ptr<JobLog> log = std::make_unique<JobLog>();
     if (!a.dry_run) {
         check_writable_dir(a.dir);
-        lock.emplace(a.dir);
         log = std::make_unique<JobLog>(a.log.empty() ? a.dir / "tbgen.log" : a.log);
         log->line("start: " + a.command_line);
     }
@@ -198,8 +196,8 @@ int generate(const GenerateArgs& a) {
         const int sig = StopSignals::signal_number();
         say(std::string("interrupted") + (sig ? " by signal " + std::to_string(sig) : std::string()) + ": " +
             result.stopped_at + ". " + std::to_string(result.built.size()) + " tables built in this run, " +
-            std::to_string(plan.to_build() - int(result.built.size())) + " still to build; peak memory " +
-            format_bytes(peak_rss_bytes()) + ".");
+            std::to_string(plan.to_build() - int(result.built.size()) - result.built_elsewhere) +
+            " still to build; peak memory " + format_bytes(peak_rss_bytes()) + ".");
         say(what_a_rerun_keeps(result.stopped_while) + ": run the same command again to resume:\n  " +
             a.command_line);
         return 128 + (sig ? sig : SIGINT);
@@ -221,10 +219,11 @@ int generate(const GenerateArgs& a) {
         const uint64_t bytes = std::filesystem::file_size(table_path(a.dir, t.material), ec);
         if (!ec) disk += bytes;  // a file that vanished meanwhile counts nothing, not 2^64 - 1
     }
-    say("done: " + std::to_string(result.built.size()) + " tables built, " + std::to_string(result.skipped) +
-        " skipped, in " + format_duration(result.seconds) + "; peak memory " +
-        format_bytes(peak_rss_bytes()) + "; the job's " + std::to_string(plan.tables.size()) +
-        " table files take " + format_bytes(disk));
+    say("done: " + std::to_string(result.built.size()) + " tables built, " +
+        (result.built_elsewhere ? std::to_string(result.built_elsewhere) + " by other processes, " : "") +
+        std::to_string(result.skipped) + " skipped, in " + format_duration(result.seconds) +
+        "; peak memory " + format_bytes(peak_rss_bytes()) + "; the job's " +
+        std::to_string(plan.tables.size()) + " table files take " + format_bytes(disk));
 
     for (const Material& m : named) {
         // Counted by the job for a table it built; a complete table skipped is read from its file.
@@ -248,7 +247,8 @@ int main(int argc, char** argv) {
         "       tbgen --verify FILE...\n"
         "Every table a material needs (captures, promotions) is built first. Tables whose file is complete\n"
         "are skipped, so after an interruption (Ctrl-C, kill, power cut) the same command resumes; a table\n"
-        "in progress resumes from its last checkpoint. See docs/guide.md.\n"
+        "in progress resumes from its last checkpoint. Several tbgen processes may build into one directory\n"
+        "(one machine, or several sharing it over NFS): they split the tables. See docs/guide.md.\n"
         "Options");
     const std::string all_help = "build every table of 3 to N men (N = 3 to " + std::to_string(MAX_MEN) + ")";
     visible.add_options()("help,h", "show this help")(

@@ -108,7 +108,6 @@ const fs::path& file_dir() {
         const fs::path d = std::getenv("RETRO_BENCH_DIR") ? fs::path(std::getenv("RETRO_BENCH_DIR"))
                                                           : fs::temp_directory_path() / "retro-probe-bench";
         fs::create_directories(d);
-        const DirectoryLock lock(d);
         const JobPlan plan = make_plan({file_material()}, d);
         if (plan.to_build() > 0) {
             std::cerr << "probe_bench: building " << file_material().name() << " and " << plan.to_build() - 1

@@ -46,11 +46,11 @@ struct Channel {
     std::exception_ptr error;
 };
 
-// Plans the job as tbgen does (writable directory, one job per directory, memory) and runs it.
+// Plans the job as tbgen does (writable directory, memory) and runs it; it shares the directory
+// with other jobs as tbgen does.
 JobResult run(const std::vector<Material>& targets, const std::filesystem::path& dir, int threads,
               const std::atomic<bool>& stop, Channel& channel) {
     check_writable_dir(dir);
-    const DirectoryLock lock(dir);
     const JobPlan plan = make_plan(targets, dir);
     if (const auto why = refusal(plan, available_memory_bytes().value_or(0), std::nullopt))
         throw JobError("refused: " + *why);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -26,6 +27,19 @@ inline AppOutcome run_app(const std::string& app, const std::string& args,
                             in.string() + " > " + out.string() + " 2> " + err.string();
     const int raw = std::system(cmd.c_str());
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, store_test::read_bytes(out), store_test::read_bytes(err)};
+}
+
+// Starts `app args` (shell syntax) in the background, both its output streams into `log`, and
+// returns its process id (the app's own: the shell execs it), for waitpid and kill.
+inline pid_t start_app(const std::string& app, const std::string& args, const std::filesystem::path& log) {
+    const std::string cmd = "exec " + (std::filesystem::path(RETRO_BIN_DIR) / app).string() + " " + args +
+                            " > " + log.string() + " 2>&1";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    return pid;
 }
 
 }  // namespace retro::test

@@ -19,17 +19,17 @@ TEST(JobsProgress, EtaFromTheRatesSoFar) {
     JobProgress p({{a, 1000}, {b, 1000}, {c, 4000}});
     const auto t0 = JobProgress::Clock::time_point{};
     EXPECT_FALSE(p.job_eta(t0));  // nothing measured yet
-    p.table_started(t0);
+    p.table_started(a, t0);
     EXPECT_FALSE(p.table_eta(t0 + 1s));
     p.table_finished(t0 + 1s);  // 1000 entries/s for 3 men
     EXPECT_DOUBLE_EQ(p.job_fraction(), 1000.0 / 6000);
-    p.table_started(t0 + 1s);
+    p.table_started(b, t0 + 1s);
     EXPECT_NEAR(*p.table_eta(t0 + 1500ms), 0.5, 1e-9);
     EXPECT_NEAR(*p.job_eta(t0 + 1500ms), 0.5 + 4.0, 1e-9);  // 4-man at the 3-man rate until measured
     EXPECT_NE(p.status(t0 + 5s).find("(ETA: this table past its estimate, then ~4.0 s)"), std::string::npos)
         << p.status(t0 + 5s);
     p.table_finished(t0 + 3s);  // 1000 entries in 2 s: 3-man rate now 2000 entries / 3 s
-    p.table_started(t0 + 3s);
+    p.table_started(c, t0 + 3s);
     EXPECT_NEAR(*p.expected_seconds(c, 4000), 6.0, 1e-9);
     EXPECT_FALSE(p.table_eta(t0 + 10s));           // over its estimate
     EXPECT_NEAR(*p.job_eta(t0 + 10s), 0.0, 1e-9);  // counts as nearly done
@@ -41,6 +41,27 @@ TEST(JobsProgress, EtaFromTheRatesSoFar) {
     p.table_finished(t0 + 11s);
     EXPECT_DOUBLE_EQ(p.job_fraction(), 1.0);
     EXPECT_NEAR(*p.job_eta(t0 + 11s), 0.0, 1e-9);
+}
+
+// Another process builds a table: its entries count as done and its time leaves the ETA.
+TEST(JobsProgress, TablesBuiltElsewhereCountAsDone) {
+    const Material a = Material::parse("KQvK"), b = Material::parse("KRvK"), c = Material::parse("KBvK");
+    JobProgress p({{a, 1000}, {b, 1000}, {c, 2000}});
+    const auto t0 = JobProgress::Clock::time_point{};
+    p.table_started(b, t0);      // out of order: a is someone else's
+    p.table_built_elsewhere(b);  // the running table is this job's own
+    EXPECT_EQ(p.tables_done(), 0);
+    p.table_finished(t0 + 1s);  // 1000 entries/s
+    EXPECT_NEAR(*p.job_eta(t0 + 1s), 3.0, 1e-9);
+    p.table_built_elsewhere(a);
+    EXPECT_EQ(p.tables_done(), 2);
+    EXPECT_DOUBLE_EQ(p.job_fraction(), 0.5);
+    EXPECT_NEAR(*p.job_eta(t0 + 1s), 2.0, 1e-9);
+    p.table_built_elsewhere(a);  // counted once
+    EXPECT_EQ(p.tables_done(), 2);
+    p.table_built_elsewhere(c);
+    EXPECT_DOUBLE_EQ(p.job_fraction(), 1.0);
+    EXPECT_NEAR(*p.job_eta(t0 + 1s), 0.0, 1e-9);
 }
 
 TEST(JobsProgress, HistoryGivesAnEtaFromTheStart) {

@@ -6,14 +6,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "app_run.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
+#include "jobs/table_lock.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
@@ -111,6 +116,68 @@ TEST_F(JobsRunner, DamagedOrPartialFilesAreRebuilt) {
     EXPECT_EQ(r.built[0].material.name(), "KQvK");
     EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KRvK")).string() + ".tmp"));
     expect_same_files(dir);
+}
+
+// Another process holds KBvK's lock: the job builds the tables that do not need it, waits for it,
+// takes the other process's file once it appears, and ends with the same files as one job alone.
+TEST_F(JobsRunner, WaitsForATableAnotherProcessBuildsAndTakesItsFile) {
+    const fs::path dir = base_ / "shared";
+    fs::create_directories(dir);
+    const Material kbk = Material::parse("KBvK");
+    std::optional<TableLock> other(std::in_place, dir, kbk);
+    ASSERT_TRUE(other->held());
+    std::mutex mutex;
+    std::vector<std::string> reports;
+    JobOptions options;
+    options.report = [&](const std::string& line) {
+        const std::lock_guard lock(mutex);
+        reports.push_back(line);
+    };
+    auto reported = [&](const std::string& text) {
+        const std::lock_guard lock(mutex);
+        return std::any_of(reports.begin(), reports.end(),
+                           [&](const std::string& line) { return line.find(text) != std::string::npos; });
+    };
+    JobResult result;
+    std::thread job([&] { result = run_job(make_plan(KPK, dir), options); });
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!reported("waiting: the tables left need KBvK") && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_TRUE(reported("waiting: the tables left need KBvK, which another process is building"));
+    EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KPvK"))));  // it needs KBvK
+    // The other process's file appears as tbgen writes one: under another name, then renamed.
+    const fs::path file = table_path(dir, kbk), tmp = file.string() + ".other";
+    fs::copy_file(table_path(reference(), kbk), tmp);
+    fs::rename(tmp, file);
+    other.reset();
+    job.join();
+    EXPECT_FALSE(result.interrupted);
+    EXPECT_EQ(result.built.size(), 4u);
+    EXPECT_EQ(result.built_elsewhere, 1);
+    EXPECT_TRUE(reported("KBvK: built by another process"));
+    EXPECT_EQ(result.built.back().material.name(), "KPvK");
+    expect_same_files(dir);
+}
+
+// A stop asked while the job waits for another process ends the wait within a second or so.
+TEST_F(JobsRunner, AStopEndsTheWaitForAnotherProcess) {
+    const fs::path dir = base_ / "stop-waiting";
+    fs::create_directories(dir);
+    for (const char* name : {"KNvK", "KQvK", "KRvK"})
+        fs::copy_file(table_path(reference(), Material::parse(name)), table_path(dir, Material::parse(name)));
+    const TableLock other(dir, Material::parse("KBvK"));
+    std::atomic<bool> stop{false};
+    JobOptions options;
+    options.stop = &stop;
+    options.report = [&](const std::string& line) {
+        if (line.starts_with("waiting:")) stop = true;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const JobResult r = run_job(make_plan(KPK, dir), options);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.stopped_at, "waiting for KBvK");
+    EXPECT_TRUE(r.built.empty());
 }
 
 TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
@@ -403,7 +470,40 @@ TEST_F(JobsTbgen, NamesAnUnusableOutputDirectory) {
     EXPECT_NE(o.err.find("output directory"), std::string::npos) << o.err;
 }
 
-TEST_F(JobsTbgen, AnotherJobInTheSameDirectoryIsRefused) {
-    DirectoryLock lock(base_);
-    EXPECT_THROW(DirectoryLock again(base_), JobError);
+TEST_F(JobsTbgen, TableLocksAreOnePerTableAndDieWithTheirProcess) {
+    const Material kqk = Material::parse("KQvK"), krk = Material::parse("KRvK");
+    EXPECT_NE(table_lock_byte(kqk), table_lock_byte(krk));
+    EXPECT_NE(table_lock_byte(kqk), table_lock_byte(kqk.color_swapped()));
+    EXPECT_NE(table_lock_byte(Material::parse("KRRvKQ")), table_lock_byte(Material::parse("KRQvKR")));
+    {
+        const TableLock first(base_, kqk);
+        ASSERT_TRUE(first.held());
+        EXPECT_FALSE(TableLock(base_, kqk).held());  // another holder, even in the same process
+        EXPECT_TRUE(TableLock(base_, krk).held());
+    }
+    EXPECT_TRUE(TableLock(base_, kqk).held());  // freed with its holder
+
+    // Held by another process until it dies by SIGKILL: then the kernel frees it.
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const TableLock lock(base_, kqk);
+        const char held = lock.held() ? 'y' : 'n';
+        if (write(ready[1], &held, 1) != 1) _exit(1);
+        pause();
+        _exit(0);
+    }
+    char held = 0;
+    ASSERT_EQ(read(ready[0], &held, 1), 1);
+    EXPECT_EQ(held, 'y');
+    EXPECT_FALSE(TableLock(base_, kqk).held());
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFSIGNALED(status));
+    EXPECT_TRUE(TableLock(base_, kqk).held());
+    close(ready[0]);
+    close(ready[1]);
 }

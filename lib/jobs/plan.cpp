@@ -1,6 +1,7 @@
 #include "jobs/plan.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -52,6 +53,13 @@ std::vector<Material> materials_up_to(int men) {
         out.insert(out.end(), seen.begin(), seen.end());
     }
     return out;
+}
+
+std::optional<FileStamp> file_stamp(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileStamp{uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
+                     int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
 
 int JobPlan::to_build() const {
@@ -110,7 +118,9 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
         PlannedTable t;
         t.material = m;
         t.entries = IndexScheme(m).size();
+        const auto stamp = file_stamp(table_path(dir, m));
         t.complete = table_file_valid(table_path(dir, m));
+        if (!t.complete) t.damaged_file = stamp;
         std::error_code ec;
         t.has_checkpoint = !t.complete && std::filesystem::exists(checkpoint_path(dir, m), ec);
         plan.tables.push_back(t);

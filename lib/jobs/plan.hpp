@@ -21,11 +21,22 @@ class JobError : public std::runtime_error {
 // number of men, then by name. Up to 5 men: 5 + 30 + 110 = 145 materials.
 std::vector<Material> materials_up_to(int men);
 
+// One version of a file: a file renamed over it (as another process writes a table) is another.
+struct FileStamp {
+    uint64_t device = 0, inode = 0, size = 0;
+    int64_t modified_ns = 0;
+    friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+// nullopt when there is no such file.
+std::optional<FileStamp> file_stamp(const std::filesystem::path& path);
+
 struct PlannedTable {
     Material material;
     uint64_t entries = 0;         // index entries per side to move
     bool complete = false;        // its file exists and passes every check: skipped
     bool has_checkpoint = false;  // a checkpoint of a solve in progress exists: resumed
+    // The file found there and failed (a table to build): another process's file replaces it.
+    std::optional<FileStamp> damaged_file;
 };
 
 struct JobPlan {

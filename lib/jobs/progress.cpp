@@ -38,7 +38,8 @@ std::string format_duration(double seconds) {
     return buf;
 }
 
-JobProgress::JobProgress(std::vector<std::pair<Material, uint64_t>> tables) : tables_(std::move(tables)) {
+JobProgress::JobProgress(std::vector<std::pair<Material, uint64_t>> tables)
+    : tables_(std::move(tables)), finished_(tables_.size(), false) {
     for (const auto& t : tables_) total_ += t.second;
 }
 
@@ -73,21 +74,37 @@ bool JobProgress::has_rate_for_men(const Material& m) const {
     });
 }
 
-void JobProgress::table_started(Clock::time_point now) {
-    if (next_ >= tables_.size()) return;
-    ++next_;
-    running_ = true;
+size_t JobProgress::find_pending(const Material& m) const {
+    for (size_t i = 0; i < tables_.size(); ++i)
+        if (tables_[i].first == m && !finished_[i]) return i;
+    return tables_.size();
+}
+
+void JobProgress::table_started(const Material& m, Clock::time_point now) {
+    const size_t i = find_pending(m);
+    if (i == tables_.size()) return;
+    running_ = i;
     table_start_ = now;
 }
 
 void JobProgress::table_finished(Clock::time_point now) {
     if (!running_) return;
-    const auto& [m, entries] = tables_[next_ - 1];
+    const auto& [m, entries] = tables_[*running_];
     Rate& r = rates_[{m.total(), m.has_pawns()}];
     r.entries += entries;
     r.seconds += std::chrono::duration<double>(now - table_start_).count();
     done_ += entries;
-    running_ = false;
+    finished_[*running_] = true;
+    ++tables_done_;
+    running_.reset();
+}
+
+void JobProgress::table_built_elsewhere(const Material& m) {
+    const size_t i = find_pending(m);
+    if (i == tables_.size() || running_ == i) return;
+    done_ += tables_[i].second;
+    finished_[i] = true;
+    ++tables_done_;
 }
 
 std::optional<double> JobProgress::rate_for(const Material& m) const {
@@ -114,7 +131,7 @@ std::optional<double> JobProgress::expected_seconds(const Material& m, uint64_t 
 
 std::optional<double> JobProgress::table_eta(Clock::time_point now) const {
     if (!running_) return 0.0;
-    const auto& [m, entries] = tables_[next_ - 1];
+    const auto& [m, entries] = tables_[*running_];
     const auto expected = expected_seconds(m, entries);
     if (!expected) return std::nullopt;
     const double left = *expected - std::chrono::duration<double>(now - table_start_).count();
@@ -122,28 +139,36 @@ std::optional<double> JobProgress::table_eta(Clock::time_point now) const {
     return left;
 }
 
+std::optional<double> JobProgress::pending_seconds() const {
+    double seconds = 0;
+    for (size_t i = 0; i < tables_.size(); ++i) {
+        if (finished_[i] || running_ == i) continue;
+        const auto e = expected_seconds(tables_[i].first, tables_[i].second);
+        if (!e) return std::nullopt;
+        seconds += *e;
+    }
+    return seconds;
+}
+
 std::optional<double> JobProgress::job_eta(Clock::time_point now) const {
-    std::optional<double> left = 0.0;
+    double left = 0;
     if (running_) {
-        const auto& [m, entries] = tables_[next_ - 1];
+        const auto& [m, entries] = tables_[*running_];
         const auto expected = expected_seconds(m, entries);
         if (!expected) return std::nullopt;
         // A table over its estimate counts as nearly done.
         left = std::max(0.0, *expected - std::chrono::duration<double>(now - table_start_).count());
     }
-    for (size_t i = next_; i < tables_.size(); ++i) {
-        const auto e = expected_seconds(tables_[i].first, tables_[i].second);
-        if (!e) return std::nullopt;
-        *left += *e;
-    }
-    return left;
+    const auto pending = pending_seconds();
+    if (!pending) return std::nullopt;
+    return left + *pending;
 }
 
 std::string JobProgress::status(Clock::time_point now) const {
     std::string out;
     bool overrun = false;  // the current table took longer than expected: its end is unknown
     if (running_) {
-        const auto& [m, entries] = tables_[next_ - 1];
+        const auto& [m, entries] = tables_[*running_];
         const double elapsed = std::chrono::duration<double>(now - table_start_).count();
         out = "table " + format_duration(elapsed);
         if (const auto e = expected_seconds(m, entries)) {
@@ -158,7 +183,7 @@ std::string JobProgress::status(Clock::time_point now) const {
         out += " (ETA unknown yet)";
     else if (!overrun)
         out += " (ETA " + format_duration(*eta) + ")";
-    else if (next_ < tables_.size())
+    else if (tables_done_ + 1 < int(tables_.size()))
         out += " (ETA: this table past its estimate, then ~" + format_duration(*eta) + ")";
     else
         out += " (ETA unknown: this table is past its estimate)";

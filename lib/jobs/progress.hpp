@@ -63,9 +63,13 @@ public:
     // the rate of smaller tables, which solve faster per entry.
     bool has_rate_for_men(const Material& m) const;
 
-    // Tables start and finish in the order given.
-    void table_started(Clock::time_point now = Clock::now());
+    // One table at a time starts and finishes, in any order (other processes may build the others).
+    void table_started(const Material& m, Clock::time_point now = Clock::now());
     void table_finished(Clock::time_point now = Clock::now());
+    // Another process built m: its entries count as done, and it costs this job no more time.
+    void table_built_elsewhere(const Material& m);
+    // Tables finished, here or elsewhere.
+    int tables_done() const { return tables_done_; }
     // The current table was resumed after `seconds` spent on it in earlier runs: they count as spent.
     void table_resumed(double seconds) {
         table_start_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -91,10 +95,15 @@ private:
         double seconds = 0;
     };
     std::optional<double> rate_for(const Material& m) const;
+    // The first table of m not finished, or tables_.size().
+    size_t find_pending(const Material& m) const;
+    // Seconds the tables neither finished nor running are expected to take.
+    std::optional<double> pending_seconds() const;
 
     std::vector<std::pair<Material, uint64_t>> tables_;
-    size_t next_ = 0;       // the first table not started
-    bool running_ = false;  // tables_[next_ - 1] is being solved
+    std::vector<bool> finished_;     // by the place in tables_
+    std::optional<size_t> running_;  // the table being solved
+    int tables_done_ = 0;
     uint64_t total_ = 0, done_ = 0;
     Clock::time_point table_start_;
     std::map<Kind, Rate> rates_;

@@ -1,18 +1,17 @@
 #include "jobs/runner.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
-#include <cerrno>
+#include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <thread>
 
+#include "index/dependencies.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
+#include "jobs/table_lock.hpp"
 #include "probe/verifier.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
@@ -87,196 +86,270 @@ void write_table_with_lines(const Table& table, const std::filesystem::path& fil
     write_settled_table(table, file, write, tables);
 }
 
+// One job's state while it runs: its progress, what it reports, what it has built.
+class JobRun {
+public:
+    JobRun(const JobPlan& plan, const JobOptions& options)
+        : plan_(plan), options_(options), progress_(plan.work()), times_path_(times_file_path(plan.dir)) {
+        status_.tables = int(plan.work().size());
+        progress_.add_history_file(times_path_);
+    }
+
+    JobResult& result() { return result_; }
+    JobProgress& progress() { return progress_; }
+
+    void report(const std::string& s) {
+        if (options_.report) options_.report(s);
+        tell_status(s);
+    }
+    void note(const std::string& s) {
+        if (options_.note) options_.note(s);
+    }
+    bool stop_requested() const { return options_.stop && options_.stop->load(); }
+
+    // A table complete when the job was planned: what a kill left beside it goes, and its WDL
+    // bitbase is written when the job asks for one (by one process: the one holding its lock).
+    void tidy_complete(const Material& m);
+    // Builds t, holding its lock. False when the job was stopped meanwhile (result() says where).
+    bool build(const PlannedTable& t);
+
+private:
+    void tell_status(const std::string& s) {
+        if (!options_.status) return;
+        status_.fraction = progress_.job_fraction();
+        status_.message = s;
+        options_.status(status_);
+    }
+
+    const JobPlan& plan_;
+    const JobOptions& options_;
+    JobProgress progress_;
+    JobStatus status_;
+    JobResult result_;
+    std::filesystem::path times_path_;
+};
+
+void JobRun::tidy_complete(const Material& m) {
+    const auto file = table_path(plan_.dir, m);
+    const auto checkpoint = checkpoint_path(plan_.dir, m);
+    // A write cut short by a kill leaves these; the writer of a table to build goes on from them.
+    remove_if_present(file.string() + ".tmp", options_.note);
+    remove_if_present(file.string() + ".tmp.journal", options_.note);
+    note(m.name() + ": complete, skipped");
+    if (options_.wdl && !std::filesystem::exists(wdl_path(plan_.dir, m))) {
+        const TableLock lock(plan_.dir, m);
+        if (lock.held()) write_wdl(*Tablebase(plan_.dir).find(m), wdl_path(plan_.dir, m), options_.write);
+    }
+    remove_if_present(checkpoint, options_.note);  // left by a kill after the file was renamed
+    remove_if_present(layer_log_path(checkpoint), options_.note);
+    remove_if_present(elapsed_path(checkpoint), options_.note);
+}
+
+bool JobRun::build(const PlannedTable& t) {
+    const Material& m = t.material;
+    const auto file = table_path(plan_.dir, m);
+    const auto checkpoint = checkpoint_path(plan_.dir, m);
+    status_.material = m;
+    status_.table = progress_.tables_done() + 1;
+    remove_if_present(checkpoint.string() + ".tmp", options_.note);
+    remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
+
+    std::string start("[");
+    start += std::to_string(status_.table) + "/" + std::to_string(status_.tables) + "] " + m.name() +
+             ": solving " + std::to_string(t.entries) + " entries per side, about " +
+             format_bytes(solve_peak_bytes(m)) + " of memory";
+    if (const auto e = progress_.expected_seconds(m, 2 * t.entries))
+        start += ", expected ~" + format_duration(*e);
+    report(start);
+
+    auto table_start = std::chrono::steady_clock::now();
+    progress_.table_started(m);
+    Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
+    auto table_line = [&](const std::string& line) {
+        const std::string with_progress = line + "  | " + progress_.status();
+        if (options_.solver_line) options_.solver_line(with_progress);
+        tell_status(with_progress);
+    };
+    LineStream solver_lines(table_line);
+    SolveOptions solve_options;
+    solve_options.progress = &solver_lines;
+    solve_options.checkpoint = checkpoint;
+    solve_options.checkpoint_seconds = options_.checkpoint_seconds;
+    bool resuming = false;      // only once the solver has found the checkpoint intact
+    bool time_complete = true;  // false when a resumed table's earlier time is unknown
+    solve_options.checkpoint_found = [&](std::optional<int> resumed_at, const std::string& message) {
+        resuming = resumed_at.has_value();
+        std::string line = m.name() + ": " + message;
+        if (resuming) {
+            if (const auto before = read_elapsed(checkpoint, *resumed_at)) {
+                table_start -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(*before));
+                progress_.table_resumed(*before);
+                line += " (" + format_duration(*before) + " spent on it before)";
+            } else {
+                time_complete = false;
+            }
+        }
+        report(line);
+    };
+    solve_options.checkpoint_written = [&](int ply) {
+        write_elapsed(checkpoint, ply, seconds_since(table_start));
+    };
+    solve_options.stop = options_.stop;
+    std::shared_ptr<Table> table;
+    try {
+        table = solve(m, tables, solve_options);
+    } catch (const SolveInterrupted& e) {
+        result_.interrupted = true;
+        result_.stopped_at = e.what();
+        report(m.name() + ": stopped; " +
+               (std::filesystem::exists(checkpoint) ? "its solved plies are in " + checkpoint.string()
+                                                    : std::string("no checkpoint")));
+        return false;
+    }
+    const double solve_seconds = seconds_since(table_start);
+    const auto write_start = std::chrono::steady_clock::now();
+    try {
+        write_table_with_lines(*table, file, tables, options_, table_line);
+        if (options_.wdl) write_wdl(*table, wdl_path(plan_.dir, m), with_stop(options_));
+    } catch (const WriteStopped&) {
+        result_.interrupted = true;
+        result_.stopped_at = "writing " + m.name();
+        result_.stopped_while = JobResult::Phase::Writing;
+        const bool resumable = std::filesystem::exists(checkpoint);
+        if (!resumable) remove_if_present(layer_log_path(checkpoint), options_.note);
+        report(m.name() + ": stopped while writing; " +
+               (resumable ? "a rerun resumes from " + checkpoint.string()
+                          : std::string("no checkpoint: a rerun solves it again")) +
+               ", then keeps the blocks already written to " + file.string() + ".tmp");
+        return false;
+    }
+    const double write_seconds = seconds_since(write_start);
+    remove_if_present(checkpoint, options_.note);
+    remove_if_present(layer_log_path(checkpoint), options_.note);
+    remove_if_present(elapsed_path(checkpoint), options_.note);
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
+    std::error_code ec;
+    const uint64_t bytes = std::filesystem::file_size(file, ec);
+    report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
+           file.string() + " written in " + format_duration(write_seconds) + " (" + format_bytes(bytes) +
+           ")");
+    if (options_.verify) {
+        tables.add(table);
+        table_line(m.name() + ": verifying by forward moves");
+        auto last_line = std::chrono::steady_clock::now();
+        const VerifyResult v = verify_table(*table, tables, options_.stop,
+                                            percent_lines(m.name() + ": checked", last_line, table_line));
+        if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
+        if (v.stopped) {
+            result_.interrupted = true;
+            result_.stopped_at = "verifying " + m.name();
+            result_.stopped_while = JobResult::Phase::Verifying;
+            result_.built.push_back({m, seconds_since(table_start), resuming, std::nullopt});
+            report(m.name() + ": verification stopped after " + std::to_string(v.checked) + " positions; " +
+                   file.string() + " is complete (tbgen --verify " + file.string() + " checks it)");
+            return false;
+        }
+        report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
+    }
+    std::optional<TableStatistics> statistics;
+    if (options_.statistics_of.contains(m)) {
+        table_line(m.name() + ": counting its statistics");
+        statistics = compute_statistics(*table);
+    }
+    progress_.table_finished();
+    const double table_seconds = seconds_since(table_start);  // solve, write, verify, statistics
+    if (time_complete) {  // a resumed table without its earlier time would look too fast
+        std::ofstream times(times_path_, std::ios::app);
+        times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
+    }
+    result_.built.push_back({m, table_seconds, resuming, std::move(statistics)});
+    report(m.name() + ": done; " + progress_.status());
+    return true;
+}
+
+// Waits up to WAIT_POLL_SECONDS, less when the job is stopped.
+constexpr double WAIT_POLL_SECONDS = 1;
+void wait_a_moment(const std::atomic<bool>* stop) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(WAIT_POLL_SECONDS);
+    while (std::chrono::steady_clock::now() < until && !(stop && stop->load()))
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
 }  // namespace
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
     const auto job_start = std::chrono::steady_clock::now();
-    const auto work = plan.work();
-    JobProgress progress(work);
-    JobStatus status;
-    status.tables = int(work.size());
-    auto tell_status = [&](const std::string& s) {
-        if (!options.status) return;
-        status.fraction = progress.job_fraction();
-        status.message = s;
-        options.status(status);
-    };
-    auto report = [&](const std::string& s) {
-        if (options.report) options.report(s);
-        tell_status(s);
-    };
-    const auto times_path = times_file_path(plan.dir);
-    progress.add_history_file(times_path);
-
-    JobResult result;
-    int position = 0;
+    JobRun run(plan, options);
+    JobResult& result = run.result();
+    // Which tables are complete; the tables of other processes join as their files appear.
+    std::map<Material, bool> complete;
     for (const PlannedTable& t : plan.tables) {
-        const Material& m = t.material;
-        const auto file = table_path(plan.dir, m);
-        const auto checkpoint = checkpoint_path(plan.dir, m);
+        complete[t.material] = t.complete;
         if (t.complete) {
-            // A write cut short by a kill leaves these; the writer of a table to build goes on from them.
-            remove_if_present(file.string() + ".tmp", options.note);
-            remove_if_present(file.string() + ".tmp.journal", options.note);
             ++result.skipped;
-            if (options.note) options.note(m.name() + ": complete, skipped");
-            if (options.wdl && !std::filesystem::exists(wdl_path(plan.dir, m)))
-                write_wdl(*Tablebase(plan.dir).find(m), wdl_path(plan.dir, m), options.write);
-            remove_if_present(checkpoint, options.note);  // left by a kill after the file was renamed
-            remove_if_present(layer_log_path(checkpoint), options.note);
-            remove_if_present(elapsed_path(checkpoint), options.note);
-            continue;
+            run.tidy_complete(t.material);
         }
-        if (options.stop && options.stop->load()) {
-            result.interrupted = true;
-            result.stopped_at = "before " + m.name();
-            break;
-        }
-        ++position;
-        status.material = m;
-        status.table = position;
-        remove_if_present(checkpoint.string() + ".tmp", options.note);
-        remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options.note);
-
-        std::string start("[");
-        start += std::to_string(position) + "/" + std::to_string(work.size()) + "] " + m.name() +
-                 ": solving " + std::to_string(t.entries) + " entries per side, about " +
-                 format_bytes(solve_peak_bytes(m)) + " of memory";
-        if (const auto e = progress.expected_seconds(m, 2 * t.entries))
-            start += ", expected ~" + format_duration(*e);
-        report(start);
-
-        auto table_start = std::chrono::steady_clock::now();
-        progress.table_started();
-        Tablebase tables(plan.dir);  // loads the direct sub-tables only, and frees them afterwards
-        auto table_line = [&](const std::string& line) {
-            const std::string with_progress = line + "  | " + progress.status();
-            if (options.solver_line) options.solver_line(with_progress);
-            tell_status(with_progress);
-        };
-        LineStream solver_lines(table_line);
-        SolveOptions solve_options;
-        solve_options.progress = &solver_lines;
-        solve_options.checkpoint = checkpoint;
-        solve_options.checkpoint_seconds = options.checkpoint_seconds;
-        bool resuming = false;      // only once the solver has found the checkpoint intact
-        bool time_complete = true;  // false when a resumed table's earlier time is unknown
-        solve_options.checkpoint_found = [&](std::optional<int> resumed_at, const std::string& message) {
-            resuming = resumed_at.has_value();
-            std::string line = m.name() + ": " + message;
-            if (resuming) {
-                if (const auto before = read_elapsed(checkpoint, *resumed_at)) {
-                    table_start -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                        std::chrono::duration<double>(*before));
-                    progress.table_resumed(*before);
-                    line += " (" + format_duration(*before) + " spent on it before)";
-                } else {
-                    time_complete = false;
-                }
-            }
-            report(line);
-        };
-        solve_options.checkpoint_written = [&](int ply) {
-            write_elapsed(checkpoint, ply, seconds_since(table_start));
-        };
-        solve_options.stop = options.stop;
-        std::shared_ptr<Table> table;
-        try {
-            table = solve(m, tables, solve_options);
-        } catch (const SolveInterrupted& e) {
-            result.interrupted = true;
-            result.stopped_at = e.what();
-            report(m.name() + ": stopped; " +
-                   (std::filesystem::exists(checkpoint) ? "its solved plies are in " + checkpoint.string()
-                                                        : std::string("no checkpoint")));
-            break;
-        }
-        const double solve_seconds = seconds_since(table_start);
-        const auto write_start = std::chrono::steady_clock::now();
-        try {
-            write_table_with_lines(*table, file, tables, options, table_line);
-            if (options.wdl) write_wdl(*table, wdl_path(plan.dir, m), with_stop(options));
-        } catch (const WriteStopped&) {
-            result.interrupted = true;
-            result.stopped_at = "writing " + m.name();
-            result.stopped_while = JobResult::Phase::Writing;
-            const bool resumable = std::filesystem::exists(checkpoint);
-            if (!resumable) remove_if_present(layer_log_path(checkpoint), options.note);
-            report(m.name() + ": stopped while writing; " +
-                   (resumable ? "a rerun resumes from " + checkpoint.string()
-                              : std::string("no checkpoint: a rerun solves it again")) +
-                   ", then keeps the blocks already written to " + file.string() + ".tmp");
-            break;
-        }
-        const double write_seconds = seconds_since(write_start);
-        remove_if_present(checkpoint, options.note);
-        remove_if_present(layer_log_path(checkpoint), options.note);
-        remove_if_present(elapsed_path(checkpoint), options.note);
-        char rate[64];
-        std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
-        std::error_code ec;
-        const uint64_t bytes = std::filesystem::file_size(file, ec);
-        report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
-               file.string() + " written in " + format_duration(write_seconds) + " (" + format_bytes(bytes) +
-               ")");
-        if (options.verify) {
-            tables.add(table);
-            table_line(m.name() + ": verifying by forward moves");
-            auto last_line = std::chrono::steady_clock::now();
-            const VerifyResult v = verify_table(*table, tables, options.stop,
-                                                percent_lines(m.name() + ": checked", last_line, table_line));
-            if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
-            if (v.stopped) {
-                result.interrupted = true;
-                result.stopped_at = "verifying " + m.name();
-                result.stopped_while = JobResult::Phase::Verifying;
-                result.built.push_back({m, seconds_since(table_start), resuming, std::nullopt});
-                report(m.name() + ": verification stopped after " + std::to_string(v.checked) +
-                       " positions; " + file.string() + " is complete (tbgen --verify " + file.string() +
-                       " checks it)");
-                break;
-            }
-            report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
-        }
-        std::optional<TableStatistics> statistics;
-        if (options.statistics_of.contains(m)) {
-            table_line(m.name() + ": counting its statistics");
-            statistics = compute_statistics(*table);
-        }
-        progress.table_finished();
-        const double table_seconds = seconds_since(table_start);  // solve, write, verify, statistics
-        if (time_complete) {  // a resumed table without its earlier time would look too fast
-            std::ofstream times(times_path, std::ios::app);
-            times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
-        }
-        result.built.push_back({m, table_seconds, resuming, std::move(statistics)});
-        report(m.name() + ": done; " + progress.status());
     }
+    auto ready = [&](const Material& m) {
+        const auto subtables = direct_subtables(m);
+        return std::all_of(subtables.begin(), subtables.end(),
+                           [&](const Material& s) { return complete[s]; });
+    };
+    // A table's file appeared since the plan (written atomically: a file under its final name is complete).
+    auto built_elsewhere = [&](const PlannedTable& t) {
+        const auto stamp = file_stamp(table_path(plan.dir, t.material));
+        return stamp && stamp != t.damaged_file;
+    };
+    std::string waiting_for;  // the tables of other processes this job last said it waits for
+    for (;;) {
+        if (run.stop_requested()) {
+            result.interrupted = true;
+            break;
+        }
+        // The first table in the plan's order that is ready and free: with one process, the plan's order.
+        bool left = false, progressed = false;
+        std::string held;
+        for (const PlannedTable& t : plan.tables) {
+            const Material& m = t.material;
+            if (complete[m]) continue;
+            if (built_elsewhere(t)) {
+                complete[m] = true;
+                ++result.built_elsewhere;
+                run.progress().table_built_elsewhere(m);
+                run.report(m.name() + ": built by another process; " + run.progress().status());
+                continue;
+            }
+            left = true;
+            if (!ready(m)) continue;
+            const TableLock lock(plan.dir, m);
+            if (!lock.held()) {
+                held += (held.empty() ? "" : ", ") + m.name();
+                continue;
+            }
+            // Finished by another process between the look above and the lock: seen on the next pass.
+            progressed = true;
+            if (built_elsewhere(t)) break;
+            if (!run.build(t)) {
+                result.seconds = seconds_since(job_start);
+                return result;
+            }
+            complete[m] = true;
+            waiting_for.clear();
+            break;
+        }
+        if (!left) break;
+        if (progressed) continue;
+        if (held != waiting_for && !held.empty())
+            run.report("waiting: the tables left need " + held + ", which another process is building");
+        waiting_for = held;
+        wait_a_moment(options.stop);
+    }
+    if (result.interrupted && result.stopped_at.empty())
+        result.stopped_at = waiting_for.empty() ? "between tables" : "waiting for " + waiting_for;
     result.seconds = seconds_since(job_start);
     return result;
-}
-
-DirectoryLock::DirectoryLock(const std::filesystem::path& dir) {
-    const auto path = dir / ".tbgen.lock";
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
-    if (fd_ < 0) throw JobError("cannot create " + path.string() + ": " + std::strerror(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-        char pid[32] = {};
-        const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
-        ::close(fd_);
-        fd_ = -1;
-        throw JobError("another tbgen is building into " + dir.string() +
-                       (n > 0 ? " (process " + std::string(pid, size_t(n)) + ")" : std::string()) +
-                       "; wait for it or stop it first");
-    }
-    const std::string me = std::to_string(::getpid());
-    if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, me.data(), me.size(), 0) < 0) {
-        // the pid is only informative
-    }
-}
-
-DirectoryLock::~DirectoryLock() {
-    if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace retro

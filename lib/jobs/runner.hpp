@@ -1,12 +1,18 @@
 // Runs a planned generation job: builds the tables in order, skips the complete ones, resumes from
 // checkpoints, stops cleanly when asked, and writes each file atomically.
 //
+// Several jobs may build into one directory at once (several processes, on one machine or on several
+// sharing the directory over a network filesystem): each builds the first table in the plan's order
+// whose sub-tables are complete and that no other job holds (jobs/table_lock.hpp), waits when there
+// is none, and ends when every table of its plan is complete. A job that dies leaves its table's
+// lock free and its checkpoint behind, so another job or a rerun resumes it.
+//
 // Files in the output directory besides the tables: MATERIAL.checkpoint (a solve in progress, deleted
 // once the table file is written) with MATERIAL.layers (its layer log) and MATERIAL.checkpoint.seconds
 // (the ply of the checkpoint and the seconds the table had taken then), MATERIAL.checkpoint.damaged
 // (one that failed its checks, set aside with a warning while the table starts over), tbgen.times
 // (material, entries, seconds of every table built: the ETA of later runs uses it), .tbgen.lock (see
-// DirectoryLock), tbgen.log (written by tbgen).
+// TableLock), tbgen.log (written by tbgen).
 #pragma once
 
 #include <atomic>
@@ -65,7 +71,8 @@ struct BuiltTable {
 
 struct JobResult {
     std::vector<BuiltTable> built;
-    int skipped = 0;
+    int skipped = 0;          // complete when the job was planned
+    int built_elsewhere = 0;  // by other processes building into the same directory meanwhile
     bool interrupted = false;
     std::string stopped_at;  // which table and ply (or "writing KQvKR"), when interrupted
     // What the stop cut short: a table solving (its checkpoint keeps the plies), being written (no
@@ -78,18 +85,5 @@ struct JobResult {
 // Throws JobError (verification failure), StoreError (a file could not be written: the error names
 // it; no partial file is left under the final name) or SolveError.
 JobResult run_job(const JobPlan& plan, const JobOptions& options);
-
-// Holds an exclusive lock on dir/.tbgen.lock for its lifetime (released by the kernel if the process
-// dies), so two jobs never build into the same directory. Throws JobError when another holds it.
-class DirectoryLock {
-public:
-    explicit DirectoryLock(const std::filesystem::path& dir);
-    ~DirectoryLock();
-    DirectoryLock(const DirectoryLock&) = delete;
-    DirectoryLock& operator=(const DirectoryLock&) = delete;
-
-private:
-    int fd_ = -1;
-};
 
 }  // namespace retro
