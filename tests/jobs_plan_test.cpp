@@ -132,20 +132,48 @@ TEST(JobsPlan, ProjectsTheTimeFromTheRatesMeasuredInItsDirectory) {
                                          dir.string() + " (the job keeps every table's time in " + times +
                                          ")");
 
+    // On several machines: KQvK and KRvK side by side, then KQvKR.
+    const auto entries = [&](const char* name) {
+        return double(2 * IndexScheme(Material::parse(name)).size());
+    };
+    const double sub_tables = std::max(entries("KQvK"), entries("KRvK"));
+    const auto on_machines = [](double seconds) {
+        const std::string each = format_duration(seconds);
+        return "; on 2 / 4 / 8 machines like this one: about " + each + " / " + each + " / " + each;
+    };
     std::ofstream(dir / "tbgen.times") << "KRvK 100000 1\nnot a line\n";
     const std::string prefix = "projected time: about ";
     EXPECT_EQ(*projected_time(plan),
               prefix + format_duration(double(three + four) / 1e5) + " for " +
                   std::to_string(plan.tables.size()) + " tables at the rates of 1 table built here (" +
-                  times +
-                  "); no 4-man table is timed yet, and those take the rate of smaller ones, which solve "
+                  times + ")" + on_machines((sub_tables + entries("KQvKR")) / 1e5) +
+                  "; no 4-man table is timed yet, and those take the rate of smaller ones, which solve "
                   "faster per entry: expect longer");
 
     std::ofstream(dir / "tbgen.times", std::ios::app) << "KRvKR 600000 3\n";
     EXPECT_EQ(*projected_time(plan), prefix + format_duration(double(three) / 1e5 + double(four) / 2e5) +
                                          " for " + std::to_string(plan.tables.size()) +
-                                         " tables at the rates of 2 tables built here (" + times + ")");
+                                         " tables at the rates of 2 tables built here (" + times + ")" +
+                                         on_machines(sub_tables / 1e5 + entries("KQvKR") / 2e5));
     fs::remove_all(dir);
+}
+
+// Machines sharing a directory take the first ready table in the plan's order: KPvK waits for all
+// four tables it promotes into.
+TEST(JobsPlan, SchedulesTheTablesOnSeveralMachines) {
+    const JobPlan plan = make_plan(materials_up_to(3), fs::temp_directory_path() / "retro_no_such_dir");
+    ASSERT_EQ(plan.tables.size(), 5u);
+    ASSERT_EQ(plan.tables.back().material.name(), "KPvK");
+    const auto seconds = [](const PlannedTable& t) { return t.material.has_pawns() ? 10.0 : 1.0; };
+    EXPECT_DOUBLE_EQ(schedule_seconds(plan, seconds, 1), 14);
+    EXPECT_DOUBLE_EQ(schedule_seconds(plan, seconds, 2), 12);  // two pairs, then KPvK
+    EXPECT_DOUBLE_EQ(schedule_seconds(plan, seconds, 3), 12);  // three, then one, then KPvK
+    EXPECT_DOUBLE_EQ(schedule_seconds(plan, seconds, 4), 11);
+    EXPECT_DOUBLE_EQ(schedule_seconds(plan, seconds, 8), 11);
+    // Complete tables take no time.
+    JobPlan half = plan;
+    half.tables[0].complete = half.tables[1].complete = true;
+    EXPECT_DOUBLE_EQ(schedule_seconds(half, seconds, 2), 11);
 }
 
 TEST(JobsEstimates, ParsesAndFormatsSizes) {

@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstring>
+#include <limits>
+#include <map>
 #include <set>
 
 #include "index/dependencies.hpp"
@@ -184,6 +187,46 @@ std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
     return text;
 }
 
+double schedule_seconds(const JobPlan& plan, const std::function<double(const PlannedTable&)>& seconds,
+                        int workers) {
+    assert(workers > 0);
+    std::map<Material, double> done_at;  // when each table is complete; absent: not started
+    for (const auto& t : plan.tables)
+        if (t.complete) done_at[t.material] = 0;
+    // Each machine's table in progress: when it ends, or nothing when the machine is idle.
+    auto busy_until = std::vector<std::optional<double>>(size_t(workers));
+    double now = 0, end = 0;
+    size_t started = plan.tables.size() - size_t(plan.to_build());
+    while (started < plan.tables.size()) {
+        auto ready = [&](const Material& m) {
+            for (const Material& s : direct_subtables(m)) {
+                const auto it = done_at.find(s);
+                if (it == done_at.end() || it->second > now) return false;
+            }
+            return true;
+        };
+        for (auto& machine : busy_until) {
+            if (machine && *machine <= now) machine.reset();
+            if (machine) continue;
+            for (const auto& t : plan.tables) {
+                if (done_at.contains(t.material) || !ready(t.material)) continue;
+                machine = now + seconds(t);
+                done_at[t.material] = *machine;
+                end = std::max(end, *machine);
+                ++started;
+                break;
+            }
+        }
+        // On to the next table to end: it may make others ready.
+        double next = std::numeric_limits<double>::infinity();
+        for (const auto& machine : busy_until)
+            if (machine && *machine > now) next = std::min(next, *machine);
+        if (next == std::numeric_limits<double>::infinity()) break;  // nothing runs: all started
+        now = next;
+    }
+    return end;
+}
+
 std::optional<std::string> projected_time(const JobPlan& plan) {
     const auto work = plan.work();
     if (work.empty()) return std::nullopt;
@@ -197,6 +240,15 @@ std::optional<std::string> projected_time(const JobPlan& plan) {
     const auto tables = [](size_t n) { return std::to_string(n) + (n == 1 ? " table" : " tables"); };
     std::string line = "projected time: about " + format_duration(*seconds) + " for " + tables(work.size()) +
                        " at the rates of " + tables(size_t(timed)) + " built here (" + times.string() + ")";
+    const auto table_seconds = [&](const PlannedTable& t) {
+        return *rates.expected_seconds(t.material, 2 * t.entries);
+    };
+    std::string machines, shares;
+    for (int n : {2, 4, 8}) {
+        machines += (n == 2 ? "" : " / ") + std::to_string(n);
+        shares += (n == 2 ? "" : " / ") + format_duration(schedule_seconds(plan, table_seconds, n));
+    }
+    line += "; on " + machines + " machines like this one: about " + shares;
     const Material& largest = std::max_element(work.begin(), work.end(), [](const auto& a, const auto& b) {
                                   return a.first.total() < b.first.total();
                               })->first;
