@@ -85,3 +85,34 @@ TEST(ProbeTablebase, OpenDirectoryRefusesWhatIsNoDirectory) {
         EXPECT_EQ(std::string(e.what()), "not a directory: " + (dir.path / "file").string()) << e.what();
     }
 }
+
+// A solve reads one side to move of most sub-tables: find() reads only the blocks of the sides asked
+// for, and reads the table again when a later use needs the other side.
+TEST(ProbeTablebase, FindReadsTheSidesAskedFor) {
+    ScratchDir dir("tablebase-sides");
+    const Material krk = Material::parse("KRvK");
+    Table table(krk);
+    uint64_t x = 7;
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table.size(); ++i)
+            table.set(side, i, Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 58));
+    WriteOptions write;
+    write.fill_holes = false;
+    write_table(table, table_path(dir.path, krk), write);
+
+    const Tablebase tables(dir.path);
+    const auto black = tables.find(krk, side_bit(BLACK));
+    ASSERT_TRUE(black);
+    EXPECT_FALSE(black->has_side(WHITE));
+    ASSERT_TRUE(black->has_side(BLACK));
+    for (uint64_t i = 0; i < table.size(); ++i) ASSERT_EQ(black->value(BLACK, i), table.value(BLACK, i)) << i;
+    EXPECT_EQ(tables.find(krk, side_bit(BLACK)), black) << "read twice";
+
+    const auto whole = tables.find(krk);
+    ASSERT_TRUE(whole);
+    EXPECT_NE(whole, black);
+    EXPECT_TRUE(*whole == table);
+    EXPECT_EQ(tables.find(krk, side_bit(BLACK)), whole);  // the whole table serves every side
+    EXPECT_EQ(tables.find(krk, side_bit(WHITE)), whole);
+    EXPECT_FALSE(black->has_side(WHITE));  // its users keep what they were given
+}

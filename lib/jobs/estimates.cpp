@@ -1,5 +1,6 @@
 #include "jobs/estimates.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -23,8 +24,9 @@ uint64_t own_peak_bytes(const Material& m) {
 }
 
 uint64_t subtables_bytes(const Material& m) {
-    uint64_t bytes = 0;
-    for (const Material& sub : direct_subtables(m)) bytes += table_memory_bytes(sub);
+    uint64_t bytes = 0;  // a byte per entry of each side to move the exits reach
+    for (const auto& [sub, sides] : direct_subtable_sides(m))
+        bytes += table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides)));
     return bytes;
 }
 

@@ -17,7 +17,8 @@ uint64_t table_memory_bytes(const Material& m);
 // and the bits of the entries exits settle while it is written.
 uint64_t own_peak_bytes(const Material& m);
 // Bytes of every table one capture or promotion away, which the solver and the writer keep in
-// memory (a job loads only those, table by table).
+// memory (a job loads only those, table by table): a byte per entry of each side to move the exits
+// reach, mostly one side of each.
 uint64_t subtables_bytes(const Material& m);
 // Bytes held at the peak of solving and writing m: the two above.
 uint64_t solve_peak_bytes(const Material& m);

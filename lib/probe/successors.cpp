@@ -11,8 +11,10 @@
 
 namespace retro {
 
-Successors::Successors(const Table& table, const Tablebase& tables) : table_(table), tables_(tables) {
-    for (const Material& sub : direct_subtables(table.material())) subtables_.push_back(tables.find(sub));
+Successors::Successors(const Table& table, const Tablebase& tables, SideSet movers)
+    : table_(table), tables_(tables) {
+    for (const auto& [sub, sides] : direct_subtable_sides(table.material(), movers))
+        subtables_.push_back(tables.find(sub, sides));
 }
 
 Dtm Successors::value(const Position& pos) const {
@@ -61,12 +63,12 @@ void recompute_side(Table& table, Color side, ValueOf&& value_of) {
 }  // namespace
 
 void rebuild_side(Table& table, Color side, const Tablebase& tables) {
-    const Successors successors(table, tables);
+    const Successors successors(table, tables, side_bit(side));
     recompute_side(table, side, [&](const Position& pos, Dtm) { return successors.expected(pos); });
 }
 
 void apply_exits(Table& table, Color side, const Tablebase& tables) {
-    const Successors successors(table, tables);
+    const Successors successors(table, tables, side_bit(side));
     recompute_side(table, side,
                    [&](const Position& pos, Dtm stored) { return successors.with_exits(pos, stored); });
 }

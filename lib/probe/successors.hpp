@@ -12,9 +12,10 @@ namespace retro {
 
 class Successors {
 public:
-    // `table` answers for its own material; `tables` holds every table it needs. Throws like
-    // Tablebase::find.
-    Successors(const Table& table, const Tablebase& tables);
+    // `table` answers for its own material; `tables` holds every table it needs for the moves of
+    // `movers` (the sides to move of the positions it is asked about: their sub-tables are read with
+    // the sides those moves reach only). Throws like Tablebase::find.
+    Successors(const Table& table, const Tablebase& tables, SideSet movers = BOTH_SIDES);
 
     // Value of a successor position for its side to move. Throws MissingTableError.
     Dtm value(const Position& pos) const;

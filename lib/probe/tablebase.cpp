@@ -84,51 +84,77 @@ const Tablebase::Slot* Tablebase::lookup(uint64_t key) const {
     return nullptr;
 }
 
-std::shared_ptr<const Table> Tablebase::find(const Material& m) const {
+namespace {
+
+SideSet sides_held(const Table& t) {
+    return SideSet((t.has_side(WHITE) ? side_bit(WHITE) : 0) | (t.has_side(BLACK) ? side_bit(BLACK) : 0));
+}
+
+}  // namespace
+
+std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet sides) const {
+    const auto path = table_path(dir_, canonical);
+    if (!std::filesystem::exists(path)) return nullptr;
+    // The shipping form's dropped side is rebuilt from the kept side's complete values.
+    const std::optional<Color> dropped = TableReader(path, format::Metric::Dtm).header().dropped;
+    if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
+    StoredTable stored = read_stored_table(path, sides);
+    if (stored.exits_settled)
+        for (Color side : {WHITE, BLACK})
+            if (stored.dropped != side && (sides & side_bit(side))) apply_exits(*stored.table, side, *this);
+    if (dropped && (sides & side_bit(*dropped))) rebuild_side(*stored.table, *dropped, *this);
+    return std::move(stored.table);
+}
+
+std::shared_ptr<const Table> Tablebase::find(const Material& m, SideSet sides) const {
     const Material canonical = m.canonical();
-    std::promise<std::shared_ptr<const Table>> loaded;
-    std::shared_future<std::shared_ptr<const Table>> pending;
-    {
-        std::lock_guard lock(mutex_);
-        if (auto it = tables_.find(canonical); it != tables_.end()) return it->second;
-        if (dir_.empty()) return nullptr;
-        const auto [it, first] = loading_.try_emplace(canonical);
-        if (first)
-            it->second = loaded.get_future().share();
-        else
-            pending = it->second;
-    }
-    if (pending.valid()) return pending.get();  // another thread reads it; rethrows its error
-    // This thread reads the file, without the lock: a whole table takes a while to decompress, and
-    // other probes and finds go on meanwhile.
-    try {
-        const auto path = table_path(dir_, canonical);
-        std::shared_ptr<const Table> table;
-        if (std::filesystem::exists(path)) {
-            StoredTable stored = read_stored_table(path);
-            // The kept sides first: the dropped one is rebuilt from their complete values.
-            if (stored.exits_settled)
-                for (Color side : {WHITE, BLACK})
-                    if (stored.dropped != side) apply_exits(*stored.table, side, *this);
-            if (stored.dropped) rebuild_side(*stored.table, *stored.dropped, *this);
-            table = std::move(stored.table);
-        }
-        std::lock_guard lock(mutex_);
-        loading_.erase(canonical);
-        if (table) {
-            const auto [it, inserted] = tables_.emplace(canonical, table);  // add() may have come first
-            if (inserted) publish(canonical, table.get(), nullptr);
-            table = it->second;
-        }
-        loaded.set_value(table);
-        return table;
-    } catch (...) {
+    for (;;) {
+        std::promise<std::shared_ptr<const Table>> loaded;
+        std::shared_future<std::shared_ptr<const Table>> pending;
+        SideSet want = sides;
         {
             std::lock_guard lock(mutex_);
-            loading_.erase(canonical);
+            const auto it = tables_.find(canonical);
+            if (it != tables_.end()) {
+                const SideSet held = sides_held(*it->second);
+                if ((held & sides) == sides || dir_.empty()) return it->second;
+                want |= held;  // read again with both sides: the partial table stays with its users
+            }
+            if (dir_.empty()) return nullptr;
+            const auto [loading, first] = loading_.try_emplace(canonical);
+            if (first)
+                loading->second = loaded.get_future().share();
+            else
+                pending = loading->second;
         }
-        loaded.set_exception(std::current_exception());
-        throw;
+        if (pending.valid()) {  // another thread reads it (rethrows its error); then look again
+            pending.get();
+            continue;
+        }
+        // This thread reads the file, without the lock: a whole table takes a while to decompress,
+        // and other probes and finds go on meanwhile.
+        try {
+            std::shared_ptr<const Table> table = load(canonical, want);
+            std::lock_guard lock(mutex_);
+            loading_.erase(canonical);
+            if (table) {
+                auto [it, inserted] = tables_.try_emplace(canonical, table);
+                if (!inserted && (sides_held(*it->second) & sides_held(*table)) == sides_held(*table))
+                    table = it->second;  // add() came first with the whole table
+                else
+                    it->second = table;
+                if (sides_held(*table) == BOTH_SIDES) publish(canonical, table.get(), nullptr);
+            }
+            loaded.set_value(table);
+            return table;
+        } catch (...) {
+            {
+                std::lock_guard lock(mutex_);
+                loading_.erase(canonical);
+            }
+            loaded.set_exception(std::current_exception());
+            throw;
+        }
     }
 }
 

@@ -52,11 +52,13 @@ public:
     const std::filesystem::path& directory() const { return dir_; }
 
     void add(std::shared_ptr<const Table> table);
-    // The whole table of this material or its colour swap, read from the directory on first use
-    // (every block decompressed and checked, without holding up other probes; concurrent first
-    // uses read it once); nullptr when there is no such file. Throws StoreError for a corrupted
-    // file.
-    std::shared_ptr<const Table> find(const Material& m) const override;
+    // The table of this material or its colour swap with at least the values of `sides` to move,
+    // read from the directory on first use (the blocks of those sides decompressed and checked,
+    // without holding up other probes; concurrent first uses read it once; a later use that needs
+    // another side reads the table again with both); nullptr when there is no such file. Throws
+    // StoreError for a corrupted file.
+    std::shared_ptr<const Table> find(const Material& m, SideSet sides) const override;
+    using TableSource::find;
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws
     // MissingTableError when the position's table is missing, TooManyMenError when it has more than
@@ -87,6 +89,9 @@ private:
     const Slot* lookup(uint64_t key) const;
     // The reader of a material's file, opened on first use; nullptr when there is no file.
     std::shared_ptr<const TableReader> open(const Material& canonical) const;
+    // Reads the values of `sides` to move of a material's file, completed as the file's form asks
+    // (exits applied, a dropped side rebuilt); nullptr when there is no file.
+    std::shared_ptr<const Table> load(const Material& canonical, SideSet sides) const;
 
     std::filesystem::path dir_;
     mutable std::mutex mutex_;
@@ -94,8 +99,8 @@ private:
     // Tables replaced by add(): kept alive, since a probe may still hold a raw pointer to one.
     mutable std::vector<std::shared_ptr<const Table>> retired_;
     mutable std::map<Material, std::shared_ptr<const TableReader>> readers_;
-    // Whole tables being read by find(), outside mutex_: later finds of the same material wait for
-    // that read instead of starting their own.
+    // Tables being read by find(), outside mutex_: later finds of the same material wait for that
+    // read instead of starting their own.
     mutable std::map<Material, std::shared_future<std::shared_ptr<const Table>>> loading_;
     std::shared_ptr<BlockCache> cache_;
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the

@@ -1,11 +1,16 @@
 #include "solve/exits.hpp"
 
+#include <map>
+
+#include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 
 namespace retro {
 
 ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables) : scheme_(scheme) {
     const Material& m = scheme.material();
+    std::map<Material, SideSet> sides_reached;
+    for (const auto& [sub, sides] : direct_subtable_sides(m)) sides_reached[sub] = sides;
     for (Color side : {WHITE, BLACK})
         for (int victim = QUEEN; victim <= NONE; ++victim)
             for (int promotion : {int(QUEEN), int(ROOK), int(BISHOP), int(KNIGHT), NONE}) {
@@ -17,7 +22,8 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables) : sch
                 if (promotion != NONE) sub = sub.without(side, PAWN).with(side, PieceType(promotion));
                 Route& route = routes_[size_t(key(side, victim, promotion))];
                 if (sub.total() == 2) continue;  // bare kings: a draw, no table
-                auto table = tables.find(sub);
+                // Only the sides to move the table's exits reach (mostly one) are read.
+                auto table = tables.find(sub, sides_reached.at(sub.canonical()));
                 if (!table)
                     throw SolveError(m.name() + " needs the table " + sub.canonical().name() +
                                      ", which is missing");

@@ -29,6 +29,7 @@ void Table::replace_side(Color side, std::vector<uint8_t>&& bytes, std::vector<L
 
 void Table::check_side(Color side) {
     const std::string what = material().name() + ": " + color_name(side) + " to move: ";
+    if (bytes_[side].empty() && long_[side].empty()) return;  // a side not held
     if (bytes_[side].size() != scheme.size()) throw std::invalid_argument(what + "wrong number of entries");
     auto& list = long_[side];
     std::sort(list.begin(), list.end(), by_index);

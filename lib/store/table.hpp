@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <vector>
 
 #include "index/index_scheme.hpp"
@@ -27,14 +28,19 @@ public:
 
     // Every entry a draw.
     explicit Table(const Material& m);
-    // From the bytes and the values of their LONG_BYTE entries (sorted here). Throws
+    // From the bytes and the values of their LONG_BYTE entries (sorted here). A side with no bytes
+    // is not held (a sub-table the solver reaches with one side to move only). Throws
     // std::invalid_argument when they do not match each other or the index.
     Table(const Material& m, Bytes&& bytes, LongValues&& long_values);
 
     const Material& material() const { return scheme.material(); }
     uint64_t size() const { return scheme.size(); }
 
+    // Whether the table holds the values of `side` to move (every table but a partly read one).
+    bool has_side(Color side) const { return !bytes_[side].empty(); }
+
     Dtm value(Color side, uint64_t idx) const {
+        assert(has_side(side));
         const uint8_t b = bytes_[side][idx];
         return b < LONG_BYTE ? b : b == DRAW_BYTE ? DTM_DRAW : long_value(side, idx);
     }

@@ -394,20 +394,23 @@ void write_wdl(const Table& table, const std::filesystem::path& path, const Writ
     write_file(table, path, Metric::Wdl, both, nullptr);
 }
 
-StoredTable read_stored_table(const std::filesystem::path& path) {
+StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides) {
     const TableReader reader(path, Metric::Dtm);
     Table::Bytes bytes;
     for (Color side : {WHITE, BLACK})
-        bytes[side].resize(reader.scheme().size(), reader.stores(side) ? 0 : Table::DRAW_BYTE);
+        if (sides & side_bit(side))
+            bytes[side].resize(reader.scheme().size(), reader.stores(side) ? 0 : Table::DRAW_BYTE);
     // The long values of each block, gathered in block order.
     std::vector<std::vector<Table::LongValue>> block_longs(reader.header().block_count);
-    reader.read_all([&](uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values) {
-        uint8_t* out = bytes[side].data();
-        reader.digit_order().for_each_index(first, values.size(), [&](uint64_t k, uint64_t idx) {
-            out[idx] = Table::byte_of(values[k]);
-            if (out[idx] == Table::LONG_BYTE) block_longs[block].push_back({idx, values[k]});
-        });
-    });
+    reader.read_all(
+        [&](uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values) {
+            uint8_t* out = bytes[side].data();
+            reader.digit_order().for_each_index(first, values.size(), [&](uint64_t k, uint64_t idx) {
+                out[idx] = Table::byte_of(values[k]);
+                if (out[idx] == Table::LONG_BYTE) block_longs[block].push_back({idx, values[k]});
+            });
+        },
+        sides);
     Table::LongValues longs;
     for (uint32_t b = 0; b < block_longs.size(); ++b) {
         auto& side = longs[reader.header().side_of_block(b)];

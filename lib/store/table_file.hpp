@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "index/dependencies.hpp"
 #include "store/codec.hpp"
 #include "store/entry_bits.hpp"
 #include "store/store_error.hpp"
@@ -84,15 +85,16 @@ void write_table(const Table& table, const std::filesystem::path& path, const Wr
 // (version 5, which need the sub-tables).
 std::unique_ptr<Table> read_table(const std::filesystem::path& path);
 
-// The same for any file: the entries of a side the file does not store are draws, and `dropped`
-// names that side; with `exits_settled` (format version 5) the stored values still lack the exits
-// that settle them (Tablebase::find applies them).
+// The same for any file, reading the values of `sides` to move only (the table holds no other):
+// the entries of a side the file does not store are draws, and `dropped` names that side; with
+// `exits_settled` (format version 5) the stored values still lack the exits that settle them
+// (Tablebase::find applies them).
 struct StoredTable {
     std::unique_ptr<Table> table;
     std::optional<Color> dropped;
     bool exits_settled = false;
 };
-StoredTable read_stored_table(const std::filesystem::path& path);
+StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides = BOTH_SIDES);
 
 // True when the file exists, its header passes every check and every block its CRC (used to skip
 // finished work; reads the whole file but decompresses nothing).

@@ -175,13 +175,14 @@ uint16_t TableReader::value(const Position& pos, bool flipped) const {
     return value(swapped.side_to_move(), scheme_.encode(swapped));
 }
 
-void TableReader::read_all(const BlockSink& sink) const {
+void TableReader::read_all(const BlockSink& sink, SideSet sides) const {
     const uint32_t per_side = header_.blocks_per_side();
     par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
+        const Color side = header_.side_of_block(b);
+        if (!(sides & side_bit(side))) return;
         const std::vector<uint8_t> stored = read_stored(b);
         std::vector<uint8_t> codes(header_.unpacked_bytes(b));
         decode(b, stored, codes.data());
-        const Color side = header_.side_of_block(b);
         const format::Side& s = header_.sides[side];
         std::vector<uint16_t> values(header_.entries_in_block(b));
         for (uint32_t i = 0; i < values.size(); ++i)

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "store/block_cache.hpp"
 #include "store/digit_order.hpp"
@@ -59,9 +60,9 @@ public:
     // digit_order().for_each_index names their indices (first + k in the natural order).
     using BlockSink =
         std::function<void(uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values)>;
-    // Decompresses and checks every block, in parallel, and hands each block's values to sink
-    // (called concurrently for different blocks).
-    void read_all(const BlockSink& sink) const;
+    // Decompresses and checks every block of `sides` to move, in parallel, and hands each block's
+    // values to sink (called concurrently for different blocks).
+    void read_all(const BlockSink& sink, SideSet sides = BOTH_SIDES) const;
     // Decompresses and checks every block without keeping them.
     void verify_all() const;
     // Checks the CRC of every block without decompressing (fast: catches any damage to the file;
