@@ -18,21 +18,28 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// Writes a table of m with arbitrary values (holes kept) into dir, at compression `level` (-1: the
+// default).
+Table write_arbitrary_table(const Material& m, const std::filesystem::path& dir, int level) {
+    Table table(m);
+    uint64_t x = 1;
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table.size(); ++i)
+            table.set(side, i, Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 57));
+    WriteOptions write;
+    write.level = level;
+    write.fill_holes = false;
+    write_table(table, table_path(dir, m), write);
+    return table;
+}
+
 }  // namespace
 
 TEST(ProbeTablebase, FindReadsAWholeTableWithoutStallingOthers) {
     ScratchDir dir("tablebase-find");
     // A table of arbitrary values, large enough to take a while to read: only that time matters.
     const Material big = Material::parse("KQvKP");
-    Table table(big);
-    uint64_t x = 1;
-    for (Color side : {WHITE, BLACK})
-        for (uint64_t i = 0; i < table.size(); ++i)
-            table.set(side, i, Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 57));
-    WriteOptions write;
-    write.level = 0;
-    write.fill_holes = false;
-    write_table(table, table_path(dir.path, big), write);
+    const Table table = write_arbitrary_table(big, dir.path, 0);
 
     Tablebase tables(dir.path);
     const Material kqk = Material::parse("KQvK");
@@ -91,14 +98,7 @@ TEST(ProbeTablebase, OpenDirectoryRefusesWhatIsNoDirectory) {
 TEST(ProbeTablebase, FindReadsTheSidesAskedFor) {
     ScratchDir dir("tablebase-sides");
     const Material krk = Material::parse("KRvK");
-    Table table(krk);
-    uint64_t x = 7;
-    for (Color side : {WHITE, BLACK})
-        for (uint64_t i = 0; i < table.size(); ++i)
-            table.set(side, i, Dtm((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 58));
-    WriteOptions write;
-    write.fill_holes = false;
-    write_table(table, table_path(dir.path, krk), write);
+    const Table table = write_arbitrary_table(krk, dir.path, -1);
 
     const Tablebase tables(dir.path);
     const auto black = tables.find(krk, side_bit(BLACK));
