@@ -196,15 +196,14 @@ double schedule_seconds(const JobPlan& plan, const std::function<double(const Pl
     // Each machine's table in progress: when it ends, or nothing when the machine is idle.
     auto busy_until = std::vector<std::optional<double>>(size_t(workers));
     double now = 0, end = 0;
-    size_t started = plan.tables.size() - size_t(plan.to_build());
-    while (started < plan.tables.size()) {
-        auto ready = [&](const Material& m) {
-            for (const Material& s : direct_subtables(m)) {
-                const auto it = done_at.find(s);
-                if (it == done_at.end() || it->second > now) return false;
-            }
-            return true;
-        };
+    auto ready = [&](const Material& m) {
+        for (const Material& s : direct_subtables(m)) {
+            const auto it = done_at.find(s);
+            if (it == done_at.end() || it->second > now) return false;
+        }
+        return true;
+    };
+    for (;;) {
         for (auto& machine : busy_until) {
             if (machine && *machine <= now) machine.reset();
             if (machine) continue;
@@ -213,7 +212,6 @@ double schedule_seconds(const JobPlan& plan, const std::function<double(const Pl
                 machine = now + seconds(t);
                 done_at[t.material] = *machine;
                 end = std::max(end, *machine);
-                ++started;
                 break;
             }
         }
@@ -221,7 +219,7 @@ double schedule_seconds(const JobPlan& plan, const std::function<double(const Pl
         double next = std::numeric_limits<double>::infinity();
         for (const auto& machine : busy_until)
             if (machine && *machine > now) next = std::min(next, *machine);
-        if (next == std::numeric_limits<double>::infinity()) break;  // nothing runs: all started
+        if (next == std::numeric_limits<double>::infinity()) break;  // nothing runs: all are done
         now = next;
     }
     return end;

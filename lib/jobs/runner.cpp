@@ -91,7 +91,7 @@ class JobRun {
 public:
     JobRun(const JobPlan& plan, const JobOptions& options)
         : plan_(plan), options_(options), progress_(plan.work()), times_path_(times_file_path(plan.dir)) {
-        status_.tables = int(plan.work().size());
+        status_.tables = plan.to_build();
         progress_.add_history_file(times_path_);
     }
 
@@ -110,7 +110,8 @@ public:
     // A table complete when the job was planned: what a kill left beside it goes, and its WDL
     // bitbase is written when the job asks for one (by one process: the one holding its lock).
     void tidy_complete(const Material& m);
-    // Builds t, holding its lock. False when the job was stopped meanwhile (result() says where).
+    // Builds t (the caller holds its lock). False when the job was stopped meanwhile (result() says
+    // where).
     bool build(const PlannedTable& t);
 
 private:
@@ -328,8 +329,8 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                 held += (held.empty() ? "" : ", ") + m.name();
                 continue;
             }
-            // Finished by another process between the look above and the lock: seen on the next pass.
             progressed = true;
+            // Finished by another process between the look above and the lock: seen on the next pass.
             if (built_elsewhere(t)) break;
             if (!run.build(t)) {
                 result.seconds = seconds_since(job_start);
