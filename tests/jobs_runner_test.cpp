@@ -180,6 +180,33 @@ TEST_F(JobsRunner, AStopEndsTheWaitForAnotherProcess) {
     EXPECT_TRUE(r.built.empty());
 }
 
+// A stop asked while a table's sub-tables are read whole (a minute for a large one) stops there;
+// the rerun builds the table.
+TEST_F(JobsRunner, AStopWhileReadingTheSubTablesStopsThere) {
+    const fs::path dir = base_ / "stop-reading";
+    fs::create_directories(dir);
+    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"})
+        fs::copy_file(table_path(reference(), Material::parse(name)), table_path(dir, Material::parse(name)));
+    std::atomic<bool> stop{false};
+    JobOptions options;
+    options.stop = &stop;
+    options.report = [&](const std::string& line) {
+        if (line.find("KPvK: solving") != std::string::npos) stop = true;  // as its sub-tables load
+    };
+    const JobResult r = run_job(make_plan(KPK, dir), options);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_EQ(r.stopped_at, "KPvK: stopped while reading its sub-tables");
+    EXPECT_TRUE(r.built.empty());
+    EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KPvK"))));
+
+    stop = false;
+    options.report = {};
+    const JobResult rerun = run_job(make_plan(KPK, dir), options);
+    EXPECT_FALSE(rerun.interrupted);
+    ASSERT_EQ(rerun.built.size(), 1u);
+    expect_same_files(dir);
+}
+
 TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const fs::path dir = base_ / "stopped";
     fs::create_directories(dir);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "jobs/plan.hpp"
+#include "probe/successors.hpp"
 #include "random_positions.hpp"
 #include "solve/exit_settled.hpp"
 #include "solved_tables.hpp"
@@ -227,4 +228,27 @@ TEST(StoreShipping, BadVersion5HeadersAreRefused) {
               std::string::npos);
     bad[DROPPED_AT] = 1;  // white dropped, yet both sides' blocks
     EXPECT_NE(open_error(with_header_crc(bad), path).find(" blocks, "), std::string::npos);
+}
+
+// A job's stop ends a table read whole (decompressing it, applying its exits) within a range of
+// entries; nothing half-read is kept, and the next find reads the table whole again.
+TEST(StoreShipping, AStopEndsAWholeTableReadAndKeepsNothingOfIt) {
+    ScratchDir dir("settled-stop");
+    const Material kpk = Material::parse("KPvK");
+    const fs::path path = write_settled("KPvK", dir.path);
+    for (const char* sub : {"KQvK", "KRvK", "KBvK", "KNvK"}) write_settled(sub, dir.path);
+    std::atomic<bool> stop = true;
+    EXPECT_THROW(read_stored_table(path, BOTH_SIDES, &stop), ReadStopped);
+    Tablebase files(dir.path);
+    files.stop_reading_when(&stop);
+    EXPECT_THROW(files.find(kpk), ReadStopped);
+    // The exits of the sub-tables in memory: the stop comes in the pass over the entries.
+    const Tablebase& solved = test::solved_tables({"KPvK"});
+    const StoredTable stored = read_stored_table(path);
+    EXPECT_THROW(apply_exits(*stored.table, WHITE, solved, &stop), ReadStopped);
+
+    stop = false;
+    const auto table = files.find(kpk);
+    ASSERT_NE(table, nullptr);
+    EXPECT_TRUE(diff_tables(*solved.find(kpk), *table, 1).identical());
 }

@@ -166,6 +166,7 @@ bool JobRun::build(const PlannedTable& t) {
     auto table_start = std::chrono::steady_clock::now();
     progress_.table_started(m);
     Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
+    tables.stop_reading_when(options_.stop);
     auto table_line = [&](const std::string& line) {
         const std::string with_progress = line + "  | " + progress_.status();
         if (options_.solver_line) options_.solver_line(with_progress);
@@ -197,23 +198,24 @@ bool JobRun::build(const PlannedTable& t) {
         write_elapsed(checkpoint, ply, seconds_since(table_start));
     };
     solve_options.stop = options_.stop;
-    std::shared_ptr<Table> table;
-    try {
-        table = solve(m, tables, solve_options);
-    } catch (const SolveInterrupted& e) {
+    const auto stopped_solving = [&](const std::string& where) {
         result_.interrupted = true;
-        result_.stopped_at = e.what();
+        result_.stopped_at = where;
         report(m.name() + ": stopped; " +
                (std::filesystem::exists(checkpoint) ? "its solved plies are in " + checkpoint.string()
                                                     : std::string("no checkpoint")));
         return false;
+    };
+    std::shared_ptr<Table> table;
+    try {
+        table = solve(m, tables, solve_options);
+    } catch (const SolveInterrupted& e) {
+        return stopped_solving(e.what());
+    } catch (const ReadStopped&) {  // a sub-table read whole takes a while
+        return stopped_solving(m.name() + ": stopped while reading its sub-tables");
     }
     const double solve_seconds = seconds_since(table_start);
-    const auto write_start = std::chrono::steady_clock::now();
-    try {
-        write_table_with_lines(*table, file, tables, options_, table_line);
-        if (options_.wdl) write_wdl(*table, wdl_path(plan_.dir, m), with_stop(options_));
-    } catch (const WriteStopped&) {
+    const auto stopped_writing = [&] {
         result_.interrupted = true;
         result_.stopped_at = "writing " + m.name();
         result_.stopped_while = JobResult::Phase::Writing;
@@ -224,6 +226,15 @@ bool JobRun::build(const PlannedTable& t) {
                           : std::string("no checkpoint: a rerun solves it again")) +
                ", then keeps the blocks already written to " + file.string() + ".tmp");
         return false;
+    };
+    const auto write_start = std::chrono::steady_clock::now();
+    try {
+        write_table_with_lines(*table, file, tables, options_, table_line);
+        if (options_.wdl) write_wdl(*table, wdl_path(plan_.dir, m), with_stop(options_));
+    } catch (const WriteStopped&) {
+        return stopped_writing();
+    } catch (const ReadStopped&) {  // the exits read a sub-table's other side to move
+        return stopped_writing();
     }
     const double write_seconds = seconds_since(write_start);
     remove_if_present(checkpoint, options_.note);
@@ -240,8 +251,13 @@ bool JobRun::build(const PlannedTable& t) {
         tables.add(table);
         table_line(m.name() + ": verifying by forward moves");
         auto last_line = std::chrono::steady_clock::now();
-        const VerifyResult v = verify_table(*table, tables, options_.stop,
-                                            percent_lines(m.name() + ": checked", last_line, table_line));
+        VerifyResult v;
+        try {
+            v = verify_table(*table, tables, options_.stop,
+                             percent_lines(m.name() + ": checked", last_line, table_line));
+        } catch (const ReadStopped&) {  // while reading a sub-table's other side to move
+            v.stopped = true;
+        }
         if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
         if (v.stopped) {
             result_.interrupted = true;

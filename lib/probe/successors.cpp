@@ -8,6 +8,7 @@
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
 #include "probe/one_ply.hpp"
+#include "store/store_error.hpp"
 
 namespace retro {
 
@@ -39,13 +40,19 @@ Dtm Successors::with_exits(const Position& pos, Dtm stored) const {
 namespace {
 
 // Sets every legal entry of `side` to value_of(position, its current value), in parallel. The
-// values of `side` are read only through value_of, and only for the entry being replaced.
+// values of `side` are read only through value_of, and only for the entry being replaced. A raised
+// `stop` ends it within a range of entries, throwing ReadStopped and leaving the table as it was.
 template <class ValueOf>
-void recompute_side(Table& table, Color side, ValueOf&& value_of) {
+void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, ValueOf&& value_of) {
     std::vector<uint8_t> bytes(table.size(), Table::DRAW_BYTE);
     std::vector<Table::LongValue> longs;
     std::mutex longs_mutex;
+    std::atomic<bool> skipped = false;
     par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 12), [&](const auto& r) {
+        if (stop && stop->load(std::memory_order_relaxed)) {
+            skipped.store(true, std::memory_order_relaxed);
+            return;
+        }
         std::vector<Table::LongValue> found;
         for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                              [&](uint64_t i, const Placement&, const Position& pos) {
@@ -57,19 +64,20 @@ void recompute_side(Table& table, Color side, ValueOf&& value_of) {
         std::lock_guard lock(longs_mutex);
         longs.insert(longs.end(), found.begin(), found.end());
     });
+    if (skipped) throw ReadStopped(table.material().name() + ": reading stopped");
     table.replace_side(side, std::move(bytes), std::move(longs));  // sorts the long values
 }
 
 }  // namespace
 
-void rebuild_side(Table& table, Color side, const Tablebase& tables) {
+void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
     const Successors successors(table, tables, side_bit(side));
-    recompute_side(table, side, [&](const Position& pos, Dtm) { return successors.expected(pos); });
+    recompute_side(table, side, stop, [&](const Position& pos, Dtm) { return successors.expected(pos); });
 }
 
-void apply_exits(Table& table, Color side, const Tablebase& tables) {
+void apply_exits(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
     const Successors successors(table, tables, side_bit(side));
-    recompute_side(table, side,
+    recompute_side(table, side, stop,
                    [&](const Position& pos, Dtm stored) { return successors.with_exits(pos, stored); });
 }
 

@@ -98,11 +98,12 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     // The shipping form's dropped side is rebuilt from the kept side's complete values.
     const std::optional<Color> dropped = TableReader(path, format::Metric::Dtm).header().dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
-    StoredTable stored = read_stored_table(path, sides);
+    StoredTable stored = read_stored_table(path, sides, stop_);
     if (stored.exits_settled)
         for (Color side : {WHITE, BLACK})
-            if (stored.dropped != side && (sides & side_bit(side))) apply_exits(*stored.table, side, *this);
-    if (dropped && (sides & side_bit(*dropped))) rebuild_side(*stored.table, *dropped, *this);
+            if (stored.dropped != side && (sides & side_bit(side)))
+                apply_exits(*stored.table, side, *this, stop_);
+    if (dropped && (sides & side_bit(*dropped))) rebuild_side(*stored.table, *dropped, *this, stop_);
     return std::move(stored.table);
 }
 

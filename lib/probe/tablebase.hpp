@@ -59,6 +59,10 @@ public:
     // StoreError for a corrupted file.
     std::shared_ptr<const Table> find(const Material& m, SideSet sides) const override;
     using TableSource::find;
+    // Polled while find() reads a table whole (decompressing it, applying exits, rebuilding a
+    // dropped side): once raised, find() throws ReadStopped instead of finishing a read that may
+    // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
+    void stop_reading_when(const std::atomic<bool>* stop) { stop_ = stop; }
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws
     // MissingTableError when the position's table is missing, TooManyMenError when it has more than
@@ -103,6 +107,7 @@ private:
     // read instead of starting their own.
     mutable std::map<Material, std::shared_future<std::shared_ptr<const Table>>> loading_;
     std::shared_ptr<BlockCache> cache_;
+    const std::atomic<bool>* stop_ = nullptr;
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the
     // whole table when both are there.
     static constexpr size_t SLOTS = 64;

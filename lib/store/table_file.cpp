@@ -394,7 +394,8 @@ void write_wdl(const Table& table, const std::filesystem::path& path, const Writ
     write_file(table, path, Metric::Wdl, both, nullptr);
 }
 
-StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides) {
+StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides,
+                              const std::atomic<bool>* stop) {
     const TableReader reader(path, Metric::Dtm);
     Table::Bytes bytes;
     for (Color side : {WHITE, BLACK})
@@ -410,7 +411,7 @@ StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides) 
                 if (out[idx] == Table::LONG_BYTE) block_longs[block].push_back({idx, values[k]});
             });
         },
-        sides);
+        sides, stop);
     Table::LongValues longs;
     for (uint32_t b = 0; b < block_longs.size(); ++b) {
         auto& side = longs[reader.header().side_of_block(b)];

@@ -3,6 +3,7 @@
 // keeps it in a shared LRU cache. Thread-safe. See docs/format.md.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -61,8 +62,10 @@ public:
     using BlockSink =
         std::function<void(uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values)>;
     // Decompresses and checks every block of `sides` to move, in parallel, and hands each block's
-    // values to sink (called concurrently for different blocks).
-    void read_all(const BlockSink& sink, SideSet sides = BOTH_SIDES) const;
+    // values to sink (called concurrently for different blocks). Throws ReadStopped once `stop` is
+    // raised, before the blocks not yet begun.
+    void read_all(const BlockSink& sink, SideSet sides = BOTH_SIDES,
+                  const std::atomic<bool>* stop = nullptr) const;
     // Decompresses and checks every block without keeping them.
     void verify_all() const;
     // Checks the CRC of every block without decompressing (fast: catches any damage to the file;
