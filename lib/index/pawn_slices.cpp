@@ -1,0 +1,178 @@
+#include "index/pawn_slices.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "index/index_scheme.hpp"
+
+namespace retro {
+
+namespace {
+
+constexpr PieceType PIECES[] = {QUEEN, ROOK, BISHOP, KNIGHT};
+
+// The a-file to the h-file: the bits of each byte reversed.
+Bitboard mirror(Bitboard b) {
+    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
+    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
+    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
+}
+
+PawnConfig canonical_mirror(const PawnConfig& c) {
+    return std::min(c, PawnConfig{{mirror(c.pawns[WHITE]), mirror(c.pawns[BLACK])}});
+}
+
+uint64_t choose(int n, int k) {
+    uint64_t r = 1;
+    for (int i = 1; i <= k; ++i) r = r * uint64_t(n - k + i) / uint64_t(i);
+    return r;
+}
+
+// Calls f(b) for every set of k squares of `squares`, as a bitboard.
+void for_each_subset(Bitboard squares, int k, Bitboard chosen, const std::function<void(Bitboard)>& f) {
+    if (k == 0) return f(chosen);
+    while (popcount(squares) >= k) {
+        const Square s = pop_lsb(squares);
+        for_each_subset(squares, k - 1, chosen | square_bb(s), f);
+    }
+}
+
+// The slices reached, each once with the union of its sides to move.
+class Reached {
+public:
+    // A move by `mover` that leads to material m, in the mover's orientation, with the pawns on c.
+    void add(Material m, PawnConfig c, Color mover) {
+        if (m.total() == 2) return;  // bare kings: a draw without a table
+        Color to_move = ~mover;
+        if (!m.is_canonical()) {  // colours swapped: the board turns upside down
+            m = m.color_swapped();
+            c = {{__builtin_bswap64(c.pawns[BLACK]), __builtin_bswap64(c.pawns[WHITE])}};
+            to_move = ~to_move;
+        }
+        c = m.has_pawns() ? canonical_mirror(c) : PawnConfig{};
+        for (auto& r : list_)
+            if (r.material == m && r.config == c) {
+                r.sides |= side_bit(to_move);
+                return;
+            }
+        list_.push_back({m, c, side_bit(to_move)});
+    }
+    std::vector<SliceReached> take() { return std::move(list_); }
+
+private:
+    std::vector<SliceReached> list_;
+};
+
+// The moves of `us`'s pawn on s: pushes (with the en passant captures a double push allows),
+// captures of pawns and pieces, promotions.
+void pawn_moves(const Material& m, const PawnConfig& c, Color us, Square s, Reached& out) {
+    const Color them = ~us;
+    const Bitboard pawns = c.pawns[WHITE] | c.pawns[BLACK];
+    const Square to = s + pawn_push(us);
+    const bool promotes = relative_rank(us, to) == 7;
+    const auto moved = [&](Square dest) {
+        PawnConfig n = c;
+        n.pawns[us] ^= square_bb(s) | square_bb(dest);
+        return n;
+    };
+    PawnConfig removed = c;
+    removed.pawns[us] &= ~square_bb(s);
+    const Material promoted_from = m.without(us, PAWN);
+
+    if (!(pawns & square_bb(to))) {
+        if (promotes)
+            for (PieceType t : PIECES) out.add(promoted_from.with(us, t), removed, us);
+        else
+            out.add(m, moved(to), us);
+        const Square two = to + pawn_push(us);
+        if (relative_rank(us, s) == 1 && !(pawns & square_bb(two))) {
+            out.add(m, moved(two), us);
+            for (int df : {-1, 1}) {
+                if (!on_board(file_of(two) + df, rank_of(two))) continue;
+                const Square beside = make_square(file_of(two) + df, rank_of(two));
+                if (!(c.pawns[them] & square_bb(beside))) continue;
+                PawnConfig n = removed;  // their pawn takes ours en passant, landing on `to`
+                n.pawns[them] ^= square_bb(beside) | square_bb(to);
+                out.add(promoted_from, n, them);
+            }
+        }
+    }
+    for (int df : {-1, 1}) {
+        if (!on_board(file_of(to) + df, rank_of(to))) continue;
+        const Square target = make_square(file_of(to) + df, rank_of(to));
+        if (c.pawns[us] & square_bb(target)) continue;
+        if (c.pawns[them] & square_bb(target)) {
+            PawnConfig n = moved(target);
+            n.pawns[them] &= ~square_bb(target);
+            out.add(m.without(them, PAWN), n, us);
+            continue;
+        }
+        for (PieceType victim : PIECES) {
+            if (!m.count(them, victim)) continue;
+            if (promotes)
+                for (PieceType t : PIECES)
+                    out.add(m.without(them, victim).without(us, PAWN).with(us, t), removed, us);
+            else
+                out.add(m.without(them, victim), moved(target), us);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<PawnConfig> pawn_configs(const Material& m) {
+    std::vector<PawnConfig> configs;
+    for_each_subset(PAWN_RANKS, m.count(WHITE, PAWN), 0, [&](Bitboard white) {
+        for_each_subset(PAWN_RANKS & ~white, m.count(BLACK, PAWN), 0, [&](Bitboard black) {
+            const PawnConfig c{{white, black}};
+            if (canonical_mirror(c) == c) configs.push_back(c);
+        });
+    });
+    return configs;
+}
+
+uint64_t slice_entries(const Material& m) {
+    const uint64_t size = IndexScheme(m).size();
+    if (!m.has_pawns()) return size;
+    // The index has a digit for each colour's pawns, each a choice among the 48 squares of ranks 2-7.
+    return 2 * size / choose(48, m.count(WHITE, PAWN)) / choose(48, m.count(BLACK, PAWN));
+}
+
+std::vector<SliceReached> slices_reached(const Material& m, const PawnConfig& c) {
+    Reached out;
+    for (Color us : {WHITE, BLACK}) {
+        const Color them = ~us;
+        // Kings and pieces take pieces and pawns.
+        for (PieceType victim : PIECES)
+            if (m.count(them, victim)) out.add(m.without(them, victim), c, us);
+        for (Bitboard b = c.pawns[them]; b;) {
+            PawnConfig n = c;
+            n.pawns[them] &= ~square_bb(pop_lsb(b));
+            out.add(m.without(them, PAWN), n, us);
+        }
+        for (Bitboard b = c.pawns[us]; b;) pawn_moves(m, c, us, pop_lsb(b), out);
+    }
+    return out.take();
+}
+
+SlicePeak slice_peak(const Material& m) {
+    SlicePeak peak;
+    std::vector<std::pair<Material, uint64_t>> entries;  // slice_entries, once per material
+    const auto entries_of = [&](const Material& x) {
+        for (const auto& [material, n] : entries)
+            if (material == x) return n;
+        entries.emplace_back(x, slice_entries(x));
+        return entries.back().second;
+    };
+    const uint64_t own = 2 * entries_of(m);
+    for (const PawnConfig& c : pawn_configs(m)) {
+        SlicePeak here{c, own, 0, 0};
+        for (const SliceReached& r : slices_reached(m, c))
+            (r.material.has_pawns() ? here.pawn_slices_bytes : here.pawnless_bytes) +=
+                entries_of(r.material) * uint64_t(popcount(r.sides));
+        if (here.total() > peak.total()) peak = here;
+    }
+    return peak;
+}
+
+}  // namespace retro
