@@ -64,6 +64,25 @@ TEST(JobsProgress, TablesBuiltElsewhereCountAsDone) {
     EXPECT_NEAR(*p.job_eta(t0 + 1s), 0.0, 1e-9);
 }
 
+// With other processes building the job's tables, the tables not yet begun are shared among them.
+TEST(JobsProgress, TheEtaSharesTheTablesLeftWithTheOtherProcesses) {
+    const Material a = Material::parse("KQvK"), b = Material::parse("KRvK"), c = Material::parse("KBvK");
+    JobProgress p({{a, 1000}, {b, 1000}, {c, 2000}});
+    const auto t0 = JobProgress::Clock::time_point{};
+    p.table_started(a, t0);
+    p.table_finished(t0 + 1s);  // 1000 entries/s: 3 s left
+    p.set_processes(3);
+    p.table_started(b, t0 + 1s);
+    EXPECT_NEAR(*p.job_eta(t0 + 1s), 1.0 + 2.0 / 3, 1e-9);  // b here, c shared by three
+    EXPECT_NE(p.status(t0 + 1s).find("(ETA 1.7 s, shared with 2 other processes)"), std::string::npos)
+        << p.status(t0 + 1s);
+    p.set_processes(2);
+    EXPECT_NE(p.status(t0 + 1s).find("shared with 1 other process)"), std::string::npos) << p.status(t0 + 1s);
+    p.set_processes(1);
+    EXPECT_NEAR(*p.job_eta(t0 + 1s), 3.0, 1e-9);
+    EXPECT_EQ(p.status(t0 + 1s).find("shared"), std::string::npos);
+}
+
 TEST(JobsProgress, HistoryGivesAnEtaFromTheStart) {
     const Material kqkr = Material::parse("KQvKR");
     JobProgress p({{kqkr, 3000}});

@@ -507,8 +507,11 @@ TEST_F(JobsTbgen, TableLocksAreOnePerTableAndDieWithTheirProcess) {
         ASSERT_TRUE(first.held());
         EXPECT_FALSE(TableLock(base_, kqk).held());  // another holder, even in the same process
         EXPECT_TRUE(TableLock(base_, krk).held());
+        EXPECT_TRUE(table_locked_elsewhere(base_, kqk));  // looked at without taking it
+        EXPECT_FALSE(table_locked_elsewhere(base_, krk));
     }
     EXPECT_TRUE(TableLock(base_, kqk).held());  // freed with its holder
+    EXPECT_FALSE(table_locked_elsewhere(base_, kqk));
 
     // Held by another process until it dies by SIGKILL: then the kernel frees it.
     int ready[2];
@@ -526,6 +529,7 @@ TEST_F(JobsTbgen, TableLocksAreOnePerTableAndDieWithTheirProcess) {
     ASSERT_EQ(read(ready[0], &held, 1), 1);
     EXPECT_EQ(held, 'y');
     EXPECT_FALSE(TableLock(base_, kqk).held());
+    EXPECT_TRUE(table_locked_elsewhere(base_, kqk));
     kill(child, SIGKILL);
     int status = 0;
     waitpid(child, &status, 0);

@@ -161,7 +161,7 @@ std::optional<double> JobProgress::job_eta(Clock::time_point now) const {
     }
     const auto pending = pending_seconds();
     if (!pending) return std::nullopt;
-    return left + *pending;
+    return left + *pending / processes_;
 }
 
 std::string JobProgress::status(Clock::time_point now) const {
@@ -182,7 +182,11 @@ std::string JobProgress::status(Clock::time_point now) const {
     if (!eta)
         out += " (ETA unknown yet)";
     else if (!overrun)
-        out += " (ETA " + format_duration(*eta) + ")";
+        out += " (ETA " + format_duration(*eta) +
+               (processes_ > 1 ? ", shared with " + std::to_string(processes_ - 1) + " other process" +
+                                     (processes_ > 2 ? "es" : "")
+                               : "") +
+               ")";
     else if (tables_done_ + 1 < int(tables_.size()))
         out += " (ETA: this table past its estimate, then ~" + format_duration(*eta) + ")";
     else

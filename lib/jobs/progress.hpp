@@ -8,6 +8,7 @@
 // back on the next run, so a resumed job has an ETA from its first table on.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -70,6 +71,9 @@ public:
     void table_built_elsewhere(const Material& m);
     // Tables finished, here or elsewhere.
     int tables_done() const { return tables_done_; }
+    // How many processes build the job's tables now, this one included: the tables neither finished
+    // nor running here are shared among them, so the job's ETA divides their time.
+    void set_processes(int n) { processes_ = std::max(n, 1); }
     // The current table was resumed after `seconds` spent on it in earlier runs: they count as spent.
     void table_resumed(double seconds) {
         table_start_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -104,6 +108,7 @@ private:
     std::vector<bool> finished_;     // by the place in tables_
     std::optional<size_t> running_;  // the table being solved
     int tables_done_ = 0;
+    int processes_ = 1;
     uint64_t total_ = 0, done_ = 0;
     Clock::time_point table_start_;
     std::map<Kind, Rate> rates_;

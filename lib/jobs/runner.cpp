@@ -319,6 +319,13 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
         const auto stamp = file_stamp(table_path(plan.dir, t.material));
         return stamp && stamp != t.damaged_file;
     };
+    // This process and those holding the lock of another table left: the tables left are theirs to share.
+    auto processes_building = [&](const Material& own) {
+        return 1 + int(std::count_if(plan.tables.begin(), plan.tables.end(), [&](const PlannedTable& o) {
+                   return !complete[o.material] && o.material != own &&
+                          table_locked_elsewhere(plan.dir, o.material);
+               }));
+    };
     std::string waiting_for;  // the tables of other processes this job last said it waits for
     for (;;) {
         if (run.stop_requested()) {
@@ -348,6 +355,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             progressed = true;
             // Finished by another process between the look above and the lock: seen on the next pass.
             if (built_elsewhere(t)) break;
+            run.progress().set_processes(processes_building(m));
             if (!run.build(t)) {
                 result.seconds = seconds_since(job_start);
                 return result;

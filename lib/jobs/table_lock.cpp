@@ -18,15 +18,33 @@ uint64_t table_lock_byte(const Material& m) {
     return byte;
 }
 
-TableLock::TableLock(const std::filesystem::path& dir, const Material& m) {
-    const auto path = table_lock_path(dir);
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw JobError("cannot open " + path.string() + ": " + std::strerror(errno));
+namespace {
+
+struct flock lock_of(const Material& m) {
     struct flock lock {};
     lock.l_type = F_WRLCK;
     lock.l_whence = SEEK_SET;
     lock.l_start = off_t(table_lock_byte(m));
     lock.l_len = 1;
+    return lock;
+}
+
+}  // namespace
+
+bool table_locked_elsewhere(const std::filesystem::path& dir, const Material& m) {
+    const int fd = ::open(table_lock_path(dir).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct flock lock = lock_of(m);
+    const bool held = ::fcntl(fd, F_OFD_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+    ::close(fd);
+    return held;
+}
+
+TableLock::TableLock(const std::filesystem::path& dir, const Material& m) {
+    const auto path = table_lock_path(dir);
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw JobError("cannot open " + path.string() + ": " + std::strerror(errno));
+    struct flock lock = lock_of(m);
     if (::fcntl(fd, F_OFD_SETLK, &lock) == 0) {
         fd_ = fd;
         return;

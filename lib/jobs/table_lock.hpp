@@ -21,6 +21,10 @@ uint64_t table_lock_byte(const Material& m);
 // DIR/.tbgen.lock.
 inline std::filesystem::path table_lock_path(const std::filesystem::path& dir) { return dir / ".tbgen.lock"; }
 
+// Whether another process holds m's lock in dir (asked with F_OFD_GETLK, which takes nothing, so a
+// process looking never makes another miss its table). False when the lock file cannot be read.
+bool table_locked_elsewhere(const std::filesystem::path& dir, const Material& m);
+
 class TableLock {
 public:
     // Tries once to take m's lock in dir; held() says whether it did. Throws JobError when the lock
