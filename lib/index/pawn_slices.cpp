@@ -111,7 +111,7 @@ void pawn_moves(const Material& m, const PawnConfig& c, Color us, Square s, Reac
             if (!m.count(them, victim)) continue;
             if (promotes)
                 for (PieceType t : PIECES)
-                    out.add(m.without(them, victim).without(us, PAWN).with(us, t), removed, us);
+                    out.add(promoted_from.without(them, victim).with(us, t), removed, us);
             else
                 out.add(m.without(them, victim), moved(target), us);
         }

@@ -47,12 +47,9 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
     std::vector<uint8_t> bytes(table.size(), Table::DRAW_BYTE);
     std::vector<Table::LongValue> longs;
     std::mutex longs_mutex;
-    std::atomic<bool> skipped = false;
+    ReadStop stopping(stop);
     par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 12), [&](const auto& r) {
-        if (stop && stop->load(std::memory_order_relaxed)) {
-            skipped.store(true, std::memory_order_relaxed);
-            return;
-        }
+        if (stopping.skip()) return;
         std::vector<Table::LongValue> found;
         for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
                              [&](uint64_t i, const Placement&, const Position& pos) {
@@ -64,7 +61,7 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
         std::lock_guard lock(longs_mutex);
         longs.insert(longs.end(), found.begin(), found.end());
     });
-    if (skipped) throw ReadStopped(table.material().name() + ": reading stopped");
+    stopping.throw_if_skipped(table.material().name());
     table.replace_side(side, std::move(bytes), std::move(longs));  // sorts the long values
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <atomic>
 #include <stdexcept>
+#include <string>
 
 namespace retro {
 
@@ -21,6 +23,27 @@ class WriteStopped : public StoreError {
 // Tablebase::find completing one); nothing of the table is kept.
 class ReadStopped : public StoreError {
     using StoreError::StoreError;
+};
+
+// A whole-table read in parallel pieces: once `stop` is raised, the pieces not yet begun are
+// skipped, and the read then ends in ReadStopped.
+class ReadStop {
+public:
+    explicit ReadStop(const std::atomic<bool>* stop) : stop_(stop) {}
+    // Whether to skip this piece: the stop was raised.
+    bool skip() {
+        if (!stop_ || !stop_->load(std::memory_order_relaxed)) return false;
+        skipped_.store(true, std::memory_order_relaxed);
+        return true;
+    }
+    // Throws ReadStopped ("NAME: reading stopped") when a piece was skipped.
+    void throw_if_skipped(const std::string& name) const {
+        if (skipped_.load(std::memory_order_relaxed)) throw ReadStopped(name + ": reading stopped");
+    }
+
+private:
+    const std::atomic<bool>* stop_;
+    std::atomic<bool> skipped_ = false;
 };
 
 }  // namespace retro

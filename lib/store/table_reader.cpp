@@ -177,14 +177,10 @@ uint16_t TableReader::value(const Position& pos, bool flipped) const {
 
 void TableReader::read_all(const BlockSink& sink, SideSet sides, const std::atomic<bool>* stop) const {
     const uint32_t per_side = header_.blocks_per_side();
-    std::atomic<bool> skipped = false;
+    ReadStop stopping(stop);
     par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
         const Color side = header_.side_of_block(b);
-        if (!(sides & side_bit(side))) return;
-        if (stop && stop->load(std::memory_order_relaxed)) {
-            skipped.store(true, std::memory_order_relaxed);
-            return;
-        }
+        if (!(sides & side_bit(side)) || stopping.skip()) return;
         const std::vector<uint8_t> stored = read_stored(b);
         std::vector<uint8_t> codes(header_.unpacked_bytes(b));
         decode(b, stored, codes.data());
@@ -194,7 +190,7 @@ void TableReader::read_all(const BlockSink& sink, SideSet sides, const std::atom
             values[i] = s.dictionary[code_at(codes.data(), s.bits, i)];
         sink(b, side, uint64_t(b % per_side) * header_.block_entries, values);
     });
-    if (skipped) throw ReadStopped(name_ + ": reading stopped");
+    stopping.throw_if_skipped(name_);
 }
 
 void TableReader::verify_all() const {
