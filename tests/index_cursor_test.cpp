@@ -1,12 +1,16 @@
 // IndexCursor, which steps the placement digit by digit, against IndexScheme::decode of every entry
-// it passes, on walks from random starts and across king-pair boundaries (where every digit wraps).
+// it passes, on walks from random starts and across king-pair boundaries (where every digit wraps),
+// in index order and in the storage orders of table files (the digits permuted).
 #include "index/index_cursor.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "random_positions.hpp"
 
@@ -15,13 +19,29 @@ using namespace retro::test;
 
 namespace {
 
-// Walks `steps` entries from `first` (or to the end of the index), comparing each with decode.
-// Returns how many entries were compared.
-int walk_and_compare(const IndexScheme& scheme, uint64_t first, int steps) {
+// The index of the entry stored at `position` when the digits are stored in `order` (empty: index
+// order), by plain mixed-radix arithmetic.
+uint64_t index_stored_at(const IndexScheme& scheme, const std::vector<uint8_t>& order, uint64_t position) {
+    const std::vector<uint64_t> radix = scheme.digit_radices();
+    if (order.empty()) return position;
+    std::vector<uint64_t> digit(radix.size());
+    for (size_t k = order.size(); k-- > 0;) {
+        digit[order[k]] = position % radix[order[k]];
+        position /= radix[order[k]];
+    }
+    uint64_t idx = 0;
+    for (size_t d = 0; d < radix.size(); ++d) idx = idx * radix[d] + digit[d];
+    return idx;
+}
+
+// Walks `steps` entries from stored position `first` (or to the end of the index), comparing each
+// with decode. Returns how many entries were compared.
+int walk_and_compare(const IndexScheme& scheme, uint64_t first, int steps,
+                     const std::vector<uint8_t>& order = {}) {
     int compared = 0;
-    for (IndexCursor cursor(scheme, first); cursor.index() < scheme.size() && compared < steps;
-         cursor.next()) {
-        EXPECT_EQ(cursor.index(), first + uint64_t(compared));
+    IndexCursor cursor(scheme, first, order);
+    for (uint64_t position = first; position < scheme.size() && compared < steps; ++position, cursor.next()) {
+        EXPECT_EQ(cursor.index(), index_stored_at(scheme, order, position));
         Placement decoded;
         const bool valid = scheme.decode(cursor.index(), decoded);
         ++compared;
@@ -31,6 +51,9 @@ int walk_and_compare(const IndexScheme& scheme, uint64_t first, int steps) {
             EXPECT_EQ(cursor.placement().square[s], decoded.square[s])
                 << "slot " << s << " of entry " << cursor.index() << " from " << first;
         if (testing::Test::HasFailure()) break;
+    }
+    if (compared < steps) {
+        EXPECT_EQ(cursor.index(), scheme.size()) << "past the end";
     }
     return compared;
 }
@@ -59,6 +82,24 @@ TEST_P(IndexCursorTest, WalksAsDecodeReads) {
     if (!HasFailure()) {  // a failure stops its walk
         EXPECT_GT(compared, WALKS * STEPS);
     }
+}
+
+TEST_P(IndexCursorTest, WalksEveryStorageOrderAsDecodeReads) {
+    const IndexScheme scheme(Material::parse(GetParam()));
+    auto rng = seeded_rng(GetParam());
+    std::uniform_int_distribution<uint64_t> any_entry(0, scheme.size() - 1);
+    std::vector<int> digits(scheme.digit_radices().size());
+    std::iota(digits.begin(), digits.end(), 0);
+    int orders = 0;
+    do {  // at most 24 orders: the first permutations of larger indices
+        const std::vector<uint8_t> order(digits.begin(), digits.end());
+        constexpr int STEPS = 300;
+        int compared = walk_and_compare(scheme, any_entry(rng), STEPS, order);
+        compared += walk_and_compare(scheme, scheme.size() - STEPS / 2, STEPS, order);
+        EXPECT_EQ(compared, STEPS + STEPS / 2) << "order " << orders;
+        ++orders;
+    } while (std::next_permutation(digits.begin(), digits.end()) && orders < 24 && !HasFailure());
+    EXPECT_EQ(orders, std::min<int>(24, int(std::tgamma(double(digits.size()) + 1) + 0.5)));
 }
 
 INSTANTIATE_TEST_SUITE_P(FastPath, IndexCursorTest,

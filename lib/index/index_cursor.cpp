@@ -1,41 +1,74 @@
 #include "index/index_cursor.hpp"
 
+#include <cassert>
+#include <numeric>
+
 namespace retro {
 
-IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first) : scheme_(scheme), index_(first) {
+IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first) : IndexCursor(scheme, first, {}) {}
+
+IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first, std::span<const uint8_t> order)
+    : scheme_(scheme), digit_count_(1 + scheme.groups_.size()), position_(first) {
+    assert(order.empty() || order.size() == digit_count_);
+    radix_[0] = uint64_t(scheme.kings_->count);
+    for (size_t g = 0; g < scheme.groups_.size(); ++g) radix_[g + 1] = scheme.groups_[g].size;
+    stride_[digit_count_ - 1] = 1;
+    for (size_t d = digit_count_ - 1; d-- > 0;) stride_[d] = stride_[d + 1] * radix_[d + 1];
+    if (order.empty())
+        std::iota(order_, order_ + digit_count_, uint8_t(0));
+    else
+        std::copy(order.begin(), order.end(), order_);
     uint64_t rest = first;
-    for (size_t g = scheme.groups_.size(); g-- > 0;) {
-        digits_[g] = rest % scheme.groups_[g].size;
-        rest /= scheme.groups_[g].size;
+    for (size_t k = digit_count_; k-- > 0;) {  // stored digits, least significant first
+        const size_t d = order_[k];
+        digit_[d] = rest % radix_[d];
+        rest /= radix_[d];
+        index_ += digit_[d] * stride_[d];
     }
-    kings_ = int(rest);
-    if (first >= scheme.size()) return;
-    placement_.square[0] = scheme.kings_->squares[size_t(kings_)][0];
-    placement_.square[1] = scheme.kings_->squares[size_t(kings_)][1];
+    if (first >= scheme.size()) {
+        index_ = first;  // past the end, as the last next() leaves it
+        return;
+    }
+    place_kings();
     for (size_t g = 0; g < scheme.groups_.size(); ++g) place_group(g);
     check();
+}
+
+void IndexCursor::place_kings() {
+    placement_.square[0] = scheme_.kings_->squares[size_t(digit_[0])][0];
+    placement_.square[1] = scheme_.kings_->squares[size_t(digit_[0])][1];
 }
 
 void IndexCursor::place_group(size_t g) {
     const auto& group = scheme_.groups_[g];
     const Square wk = placement_.square[0], bk = placement_.square[1];
-    scheme_.unrank(group, digits_[g], std::min(wk, bk), std::max(wk, bk), placement_);
+    scheme_.unrank(group, digit_[g + 1], std::min(wk, bk), std::max(wk, bk), placement_);
 }
 
 void IndexCursor::next() {
-    ++index_;
-    size_t g = scheme_.groups_.size();
-    while (g-- > 0) {  // odometer: the last digit turns fastest
-        if (++digits_[g] < scheme_.groups_[g].size) break;
-        digits_[g] = 0;
+    if (++position_ >= scheme_.size()) {
+        index_ = position_;
+        return;
     }
-    if (g == size_t(-1)) {  // every group wrapped: the next king pair
-        if (++kings_ >= scheme_.kings_->count) return;
-        placement_.square[0] = scheme_.kings_->squares[size_t(kings_)][0];
-        placement_.square[1] = scheme_.kings_->squares[size_t(kings_)][1];
-        g = 0;
+    // An odometer over the stored digits, the least significant turning fastest: the digits stored
+    // from `k` on turned, and are placed again. The groups stand on squares counted around the
+    // kings, so a new king pair places them all.
+    size_t k = digit_count_;
+    bool kings_turned = false;
+    while (k-- > 0) {
+        const size_t d = order_[k];
+        index_ += stride_[d];
+        kings_turned |= d == 0;
+        if (++digit_[d] < radix_[d]) break;
+        digit_[d] = 0;
+        index_ -= radix_[d] * stride_[d];
     }
-    for (; g < scheme_.groups_.size(); ++g) place_group(g);
+    if (kings_turned) {
+        place_kings();
+        for (size_t g = 0; g + 1 < digit_count_; ++g) place_group(g);
+    } else {
+        for (; k < digit_count_; ++k) place_group(order_[k] - 1u);
+    }
     check();
 }
 

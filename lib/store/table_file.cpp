@@ -173,9 +173,13 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
 
     // Holes are entries of no legal position for their side to move; the reader never asks for them,
     // so they may take any value. Only drawn entries can be holes.
-    auto is_hole = [&](Color side, uint64_t idx, Position& pos) {
-        return options.fill_holes && t.bytes(side)[idx] == Table::DRAW_BYTE &&
-               !decode_legal(t.scheme, idx, side, pos);
+    // The cursor steps to each entry's placement instead of decoding it (a third of the write's time).
+    auto is_hole = [&](Color side, const IndexCursor& at) {
+        if (!options.fill_holes || t.bytes(side)[at.index()] != Table::DRAW_BYTE) return false;
+        if (!at.valid()) return true;
+        Position pos = t.scheme.to_position(at.placement());
+        pos.set_side_to_move(side);
+        return !is_legal_entry(pos);
     };
 
     // Pass 1, over chunks of 2^20 entries: count the bytes of all entries but holes (the long values
@@ -189,9 +193,8 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         const uint64_t first = (c % chunks) * CHUNK, last = std::min(entries, first + CHUNK);
         Histogram& hist = chunk_histogram[c];
         hist.fill(0);
-        Position pos;
-        for (uint64_t idx = first; idx < last; ++idx)
-            if (!is_hole(side, idx, pos)) ++hist[t.bytes(side)[idx]];
+        for (IndexCursor at(t.scheme, first); at.index() < last; at.next())
+            if (!is_hole(side, at)) ++hist[t.bytes(side)[at.index()]];
     });
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
@@ -259,13 +262,14 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         std::vector<uint16_t> codes(n);
         std::vector<Kind> kind(n);
         std::vector<uint64_t> takers(s.dictionary.size()), settled_by_code(s.dictionary.size());
-        Position pos;
-        order.for_each_index(uint64_t(j) * h.block_entries, n, [&](uint64_t i, uint64_t idx) {
-            kind[i] = is_hole(side, idx, pos) ? HOLE : settled && settled->test(side, idx) ? SETTLED : KEPT;
+        IndexCursor at(t.scheme, uint64_t(j) * h.block_entries, order.order());
+        for (uint32_t i = 0; i < n; ++i, at.next()) {
+            const uint64_t idx = at.index();
+            kind[i] = is_hole(side, at) ? HOLE : settled && settled->test(side, idx) ? SETTLED : KEPT;
             codes[i] = kind[i] == HOLE ? 0 : code[value_of(side, idx)];
             if (kind[i] == KEPT) ++takers[codes[i]];
             if (kind[i] == SETTLED) ++settled_by_code[codes[i]];
-        });
+        }
         // A settled entry takes any fill no better than its value: add the counts from the best down.
         uint64_t settled_not_worse = 0;
         for (const uint16_t c : best_first[side]) takers[c] += settled_not_worse += settled_by_code[c];
