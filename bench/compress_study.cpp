@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <numeric>
@@ -204,7 +205,6 @@ Result run(const Table& t, const std::array<SideCodes, 2>& sides, const Variant&
     return r;
 }
 
-
 // Raw LZMA2 (no xz container) with explicit literal context (lc), literal position (lp) and
 // position (pb) bits, over the side's codes in blocks of `block` entries, each code first passed
 // through `transform`. LZMA's literal context is the top lc bits of the previous byte, which for
@@ -213,7 +213,49 @@ struct LzmaVariant {
     std::string name;
     uint32_t lc, lp, pb, preset;
     uint8_t (*transform)(uint8_t);
+    // The match finder, when not the preset's: its kind, the match length that ends a search and
+    // how many candidates a search may visit (0: the match finder's default).
+    lzma_match_finder mf = lzma_match_finder(0);
+    uint32_t nice_len = 0, depth = 0;
+    bool run_lengths = false;  // runs shortened first (rle_pack), so LZMA sees fewer bytes
 };
+
+// bzip2's first stage: after four equal bytes, one byte counts the further repeats (0-251).
+std::vector<uint8_t> rle_pack(const std::vector<uint8_t>& raw) {
+    std::vector<uint8_t> out;
+    out.reserve(raw.size());
+    for (size_t i = 0; i < raw.size();) {
+        size_t run = 1;
+        while (i + run < raw.size() && raw[i + run] == raw[i] && run < 255) ++run;
+        out.insert(out.end(), std::min<size_t>(run, 4), raw[i]);
+        if (run >= 4) out.push_back(uint8_t(run - 4));
+        i += run;
+    }
+    return out;
+}
+std::vector<uint8_t> rle_unpack(const uint8_t* p, size_t n, size_t expected) {
+    std::vector<uint8_t> out;
+    out.reserve(expected);
+    for (size_t i = 0, same = 0; i < n; ++i) {
+        if (same == 4) {
+            out.insert(out.end(), p[i], out.back());
+            same = 0;
+            continue;
+        }
+        same = !out.empty() && out.back() == p[i] ? same + 1 : 1;
+        out.push_back(p[i]);
+    }
+    return out;
+}
+
+lzma_options_lzma lzma_options(const LzmaVariant& v, size_t dict_size) {
+    lzma_options_lzma o;
+    lzma_lzma_preset(&o, v.preset);
+    o.lc = v.lc, o.lp = v.lp, o.pb = v.pb;
+    if (v.mf) o.mf = v.mf, o.nice_len = v.nice_len, o.depth = v.depth;
+    o.dict_size = uint32_t(std::max<size_t>(dict_size, LZMA_DICT_SIZE_MIN));
+    return o;
+}
 
 uint8_t identity_code(uint8_t c) { return c; }
 uint8_t swap_nibbles(uint8_t c) { return uint8_t((c << 4) | (c >> 4)); }
@@ -232,36 +274,38 @@ Result run_lzma(const std::array<SideCodes, 2>& sides, uint64_t block, const Lzm
         const uint64_t n = s.code.size(), blocks = (n + block - 1) / block;
         std::vector<std::vector<uint8_t>> stored(blocks);
         par::parallel_for(uint64_t(0), blocks, [&](uint64_t b) {
-            std::vector<uint8_t> raw = filled_block(s, b * block, std::min(block, n - b * block), Fill::BlockMode);
+            std::vector<uint8_t> raw =
+                filled_block(s, b * block, std::min(block, n - b * block), Fill::BlockMode);
             for (auto& c : raw) c = v.transform(c);
             const double start = thread_cpu_seconds();
-            lzma_options_lzma o;
-            lzma_lzma_preset(&o, v.preset);
-            o.lc = v.lc, o.lp = v.lp, o.pb = v.pb;
-            o.dict_size = uint32_t(std::max<size_t>(raw.size(), LZMA_DICT_SIZE_MIN));
+            if (v.run_lengths) raw = rle_pack(raw);
+            lzma_options_lzma o = lzma_options(v, raw.size());
             const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
             std::vector<uint8_t> out(raw.size() + raw.size() / 2 + 1024);
             size_t pos = 0;
-            if (lzma_raw_buffer_encode(filters, nullptr, raw.data(), raw.size(), out.data(), &pos, out.size()) !=
-                LZMA_OK)
+            if (lzma_raw_buffer_encode(filters, nullptr, raw.data(), raw.size(), out.data(), &pos,
+                                       out.size()) != LZMA_OK)
                 std::fprintf(stderr, "%s: lzma failed\n", v.name.c_str());
             out.resize(pos);
             cpu.local() += thread_cpu_seconds() - start;
             bytes.local() += pos;
             stored[b] = std::move(out);
         });
-        lzma_options_lzma o;
-        lzma_lzma_preset(&o, v.preset);
-        o.lc = v.lc, o.lp = v.lp, o.pb = v.pb;
-        o.dict_size = uint32_t(std::max<size_t>(block, LZMA_DICT_SIZE_MIN));
+        lzma_options_lzma o = lzma_options(v, block);
         const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &o}, {LZMA_VLI_UNKNOWN, nullptr}};
         for (uint64_t b = 0; b < blocks; b += std::max<uint64_t>(1, blocks / 64)) {
-            std::vector<uint8_t> out(std::min(block, n - b * block));
+            const uint64_t entries = std::min(block, n - b * block);
+            std::vector<uint8_t> out(entries + entries / 4 + 16);
             size_t in_pos = 0, out_pos = 0;
             const double start = thread_cpu_seconds();
             lzma_raw_buffer_decode(filters, nullptr, stored[b].data(), &in_pos, stored[b].size(), out.data(),
                                    &out_pos, out.size());
+            out.resize(out_pos);
+            if (v.run_lengths) out = rle_unpack(out.data(), out.size(), entries);
             r.decode_us.push_back(1e6 * (thread_cpu_seconds() - start));
+            std::vector<uint8_t> want = filled_block(s, b * block, entries, Fill::BlockMode);
+            for (auto& c : want) c = v.transform(c);
+            if (out != want) std::fprintf(stderr, "%s: block %lu does not round-trip\n", v.name.c_str(), b);
         }
     }
     r.bytes = bytes.combine(std::plus<>());
@@ -410,8 +454,18 @@ int main(int argc, char** argv) {
                 {"lc4lp0pb0 reversed", 4, 0, 0, 6, reverse_bits},
                 {"lc3lp0pb0 reversed", 3, 0, 0, 6, reverse_bits},
                 {"lc4 reversed 9e", 4, 0, 0, 9 | LZMA_PRESET_EXTREME, reverse_bits},
+                {"preset 1", 3, 0, 2, 1, identity_code},
+                {"preset 3", 3, 0, 2, 3, identity_code},
+                {"bt4 nice 273", 3, 0, 2, 6, identity_code, LZMA_MF_BT4, 273, 0},
+                {"bt4 nice 32", 3, 0, 2, 6, identity_code, LZMA_MF_BT4, 32, 0},
+                {"hc4 nice 273 depth 4", 3, 0, 2, 6, identity_code, LZMA_MF_HC4, 273, 4},
+                {"runs, then xz's", 3, 0, 2, 6, identity_code, lzma_match_finder(0), 0, 0, true},
+                {"runs, then lc0lp0pb0", 0, 0, 0, 6, identity_code, lzma_match_finder(0), 0, 0, true},
             };
             for (const LzmaVariant& v : lz) {
+                if (const char* want = std::getenv("LZMA_VARIANT");
+                    want && v.name.find(want) == std::string::npos)
+                    continue;
                 Result r = run_lzma(sides, 1 << 17, v);
                 std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
                                  r.decode_us.end());
@@ -437,8 +491,9 @@ int main(int argc, char** argv) {
             for (int w = 0; w < 256; ++w) {
                 std::array<int, 256> order;
                 std::iota(order.begin(), order.end(), 0);
-                std::stable_sort(order.begin(), order.end(),
-                                 [&](int a, int b) { return count[size_t(w)][size_t(a)] > count[size_t(w)][size_t(b)]; });
+                std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                    return count[size_t(w)][size_t(a)] > count[size_t(w)][size_t(b)];
+                });
                 for (int r = 0; r < 256; ++r) rank[size_t(w)][size_t(order[size_t(r)])] = uint8_t(r);
             }
             std::array<SideCodes, 2> cond = sides;
