@@ -3,7 +3,9 @@
 // CPU time to compress and the median time to decode one block. Nothing is written.
 //
 //   compress_study FILE.rtb...            every variant
-//   compress_study --only NAME FILE.rtb   one variant (see the table printed)
+//   compress_study --only NAME FILE.rtb   one variant (see the table printed), or one study:
+//                                         order, lzma, conditional, entropy
+//   LZMA_VARIANT=TEXT compress_study --only lzma FILE.rtb   the LZMA rows whose name holds TEXT
 #include <lzma.h>
 #include <tbb/combinable.h>
 #include <time.h>
@@ -457,8 +459,10 @@ int main(int argc, char** argv) {
                 {"preset 1", 3, 0, 2, 1, identity_code},
                 {"preset 3", 3, 0, 2, 3, identity_code},
                 {"bt4 nice 273", 3, 0, 2, 6, identity_code, LZMA_MF_BT4, 273, 0},
+                {"bt4 nice 128", 3, 0, 2, 6, identity_code, LZMA_MF_BT4, 128, 0},
                 {"bt4 nice 32", 3, 0, 2, 6, identity_code, LZMA_MF_BT4, 32, 0},
-                {"hc4 nice 273 depth 4", 3, 0, 2, 6, identity_code, LZMA_MF_HC4, 273, 4},
+                {"bt4 nice 64 depth 8", 3, 0, 2, 6, identity_code, LZMA_MF_BT4, 64, 8},
+                {"hc4 nice 273 depth 16", 3, 0, 2, 6, identity_code, LZMA_MF_HC4, 273, 16},
                 {"runs, then xz's", 3, 0, 2, 6, identity_code, lzma_match_finder(0), 0, 0, true},
                 {"runs, then lc0lp0pb0", 0, 0, 0, 6, identity_code, lzma_match_finder(0), 0, 0, true},
             };

@@ -22,8 +22,8 @@ namespace {
 // The index of the entry stored at `position` when the digits are stored in `order` (empty: index
 // order), by plain mixed-radix arithmetic.
 uint64_t index_stored_at(const IndexScheme& scheme, const std::vector<uint8_t>& order, uint64_t position) {
-    const std::vector<uint64_t> radix = scheme.digit_radices();
     if (order.empty()) return position;
+    const std::vector<uint64_t> radix = scheme.digit_radices();
     std::vector<uint64_t> digit(radix.size());
     for (size_t k = order.size(); k-- > 0;) {
         digit[order[k]] = position % radix[order[k]];

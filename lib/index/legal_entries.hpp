@@ -12,6 +12,13 @@ namespace retro {
 // (Position::illegality() is then empty).
 inline bool is_legal_entry(const Position& decoded) { return !decoded.in_check(~decoded.side_to_move()); }
 
+// The position of a placement with `side` to move.
+inline Position entry_position(const IndexScheme& scheme, const Placement& p, Color side) {
+    Position pos = scheme.to_position(p);
+    pos.set_side_to_move(side);
+    return pos;
+}
+
 // Decodes entry idx with `side` to move into pos; false for a hole or an illegal position.
 inline bool decode_legal(const IndexScheme& scheme, uint64_t idx, Color side, Position& pos) {
     if (!scheme.decode(idx, pos)) return false;
@@ -26,8 +33,7 @@ void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin,
                           Wanted&& wanted) {
     for (IndexCursor cursor(scheme, begin); cursor.index() < end; cursor.next()) {
         if (!cursor.valid() || !wanted(cursor.placement())) continue;
-        Position pos = scheme.to_position(cursor.placement());
-        pos.set_side_to_move(side);
+        const Position pos = entry_position(scheme, cursor.placement(), side);
         if (is_legal_entry(pos)) f(cursor.index(), cursor.placement(), pos);
     }
 }

@@ -173,13 +173,11 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
 
     // Holes are entries of no legal position for their side to move; the reader never asks for them,
     // so they may take any value. Only drawn entries can be holes.
-    // The cursor steps to each entry's placement instead of decoding it (a third of the write's time).
+    // A cursor steps to each entry's placement: decoding every drawn entry took a quarter of
+    // tbpack's time on KRBvKR.
     auto is_hole = [&](Color side, const IndexCursor& at) {
-        if (!options.fill_holes || t.bytes(side)[at.index()] != Table::DRAW_BYTE) return false;
-        if (!at.valid()) return true;
-        Position pos = t.scheme.to_position(at.placement());
-        pos.set_side_to_move(side);
-        return !is_legal_entry(pos);
+        return options.fill_holes && t.bytes(side)[at.index()] == Table::DRAW_BYTE &&
+               (!at.valid() || !is_legal_entry(entry_position(t.scheme, at.placement(), side)));
     };
 
     // Pass 1, over chunks of 2^20 entries: count the bytes of all entries but holes (the long values
