@@ -204,6 +204,24 @@ TEST(PawnPositions, EnPassant) {
     }
 }
 
+// Black to move after d2-d4 in KQPvKP: without the right Black would be stalemated, so the
+// capture cxd3 e.p. is forced, and it loses (KQvKP). The value is that of the capture alone, not
+// the better of it and the stalemate; the table without the right is not even needed.
+TEST(PawnPositions, AForcedEnPassantCaptureIsNoStalemate) {
+    const Tablebase& tb = retro::test::solved_tables({"KQvKP"});
+    const Position with = fen("k7/8/1Q6/8/2pP4/2K5/8/8 b - d3 0 1");
+    Position without = with;
+    without.set_ep_square(NO_SQUARE);
+    EXPECT_TRUE(stalemated(without));
+    ASSERT_EQ(tb.rank_moves(with).size(), 1u);
+    const Position captured = after(with, "c4d3");
+    EXPECT_EQ(Material::of(captured).name(), "KQvKP");
+    const Dtm capture = tb.probe(captured);
+    ASSERT_TRUE(is_win(capture));
+    EXPECT_EQ(tb.probe(with), value_through(capture));
+    expect_line_to_mate(tb, with);
+}
+
 TEST(PawnPositions, ImpossibleEnPassantSquaresAreRejected) {
     for (const char* bad : {
              "8/8/8/8/pP6/8/8/K1k5 b - b6 0 1",   // wrong rank for Black to move

@@ -223,9 +223,13 @@ Bounded Tablebase::probe(const Position& pos, Need need) const {
     plain.set_ep_square(NO_SQUARE);
     if (!has_legal_ep_capture(pos)) return probe_ignoring_ep(plain, need);
     // The index holds positions without the right; the right only adds the en passant captures.
-    Dtm best = probe_ignoring_ep(plain, Need::Exact).value;
+    // When they are the only moves, the position without the right has none (a stalemate or a
+    // mate there), and only the captures count.
     MoveList moves;
     generate_legal_moves(pos, moves);
+    const bool only_en_passant =
+        std::all_of(moves.begin(), moves.end(), [](const Move& m) { return m.en_passant; });
+    Dtm best = only_en_passant ? Dtm(0) : probe_ignoring_ep(plain, Need::Exact).value;
     for (const Move& m : moves)
         if (m.en_passant) {
             const Dtm v = value_through(probe_ignoring_ep(make_move(pos, m), Need::Exact).value);

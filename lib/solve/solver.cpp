@@ -349,10 +349,18 @@ private:
                     for (const Move& m : moves.double_pushes) {
                         const Position next = make_move(e.pos, m);
                         if (next.ep_square() != NO_SQUARE) {  // an en passant edge rather than a successor
-                            const Dtm capture = best_en_passant(next);
+                            const auto [capture, only_captures] = en_passant_replies(next);
                             // The pusher's count-down may come at the capture's ply: the plies must reach it.
                             if (is_win(capture)) raise_max(capture);
-                            edges.local().push_back({i, scheme().encode(next), capture});
+                            EnPassantEdge edge{i, scheme().encode(next), capture};
+                            // With nothing but en passant captures to play, the opponent is not in the
+                            // stalemate (or mate) of the entry behind the push: a losing capture is a win
+                            // bound for the pusher, as a capture of theirs would be.
+                            if (only_captures && is_loss(capture)) {
+                                fold_exit(capture, best_win, drawn);
+                                if (!window_.fits(capture + 1, 0)) edge.far_win = uint16_t(capture + 1);
+                            }
+                            edges.local().push_back(edge);
                         }
                         ++quiet;
                     }
@@ -406,18 +414,22 @@ private:
         return distinct_successors(e, quiet);
     }
 
-    // The value, for the side to move in pos, of its best en passant capture.
-    Dtm best_en_passant(const Position& pos) const {
+    // The value, for the side to move in pos, of its best en passant capture, and whether the
+    // en passant captures are its only moves.
+    std::pair<Dtm, bool> en_passant_replies(const Position& pos) const {
         MoveList moves;
         generate_legal_moves(pos, moves);
         const Placement placement = scheme().to_placement(pos);
         Dtm best = 0;  // checkmated: worse than any move (pos has an en passant capture)
+        bool only_captures = true;
         for (const Move& m : moves)
             if (m.en_passant) {
                 const Dtm v = value_through(exits_.value_after(placement, pos.side_to_move(), m));
                 if (better(v, best)) best = v;
+            } else {
+                only_captures = false;
             }
-        return best;
+        return {best, only_captures};
     }
 
     // Pawns that promote leave for the table with a queen, rook, bishop or knight in their place
