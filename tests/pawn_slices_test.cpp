@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -93,4 +94,23 @@ TEST(PawnSlices, TheLargestSliceOfKnnnvkpIsAPromotionOne) {
         promotions += IndexScheme(Material::parse(t).canonical()).size();
     EXPECT_GT(peak.pawnless_bytes, promotions);
     EXPECT_GT(peak.pawnless_bytes, peak.own_bytes + peak.pawn_slices_bytes);
+}
+
+TEST(PawnSlices, EveryPushReachesASliceListedEarlier) {
+    for (const char* name : {"KPvK", "KPvKP", "KPPvK", "KPPvKP"}) {
+        const Material m = Material::parse(name);
+        const std::vector<PawnConfig> order = pawn_configs(m);
+        std::map<PawnConfig, size_t> position;
+        for (size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+        EXPECT_EQ(relative_rank(WHITE, lsb(order.front().pawns[WHITE])), 6) << name;  // a pawn on the 7th
+        int pushes = 0;
+        for (size_t k = 0; k < order.size(); ++k)
+            for (const SliceReached& r : slices_reached(m, order[k])) {
+                if (r.material != m) continue;
+                ASSERT_TRUE(position.count(r.config)) << name;
+                EXPECT_LT(position[r.config], k) << name;
+                ++pushes;
+            }
+        EXPECT_GT(pushes, int(order.size()) / 2) << name;
+    }
 }

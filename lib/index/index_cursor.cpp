@@ -10,7 +10,7 @@ IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first) : IndexCurso
 IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first, std::span<const uint8_t> order)
     : scheme_(scheme), digit_count_(1 + scheme.groups_.size()), position_(first) {
     assert(order.empty() || order.size() == digit_count_);
-    radix_[0] = uint64_t(scheme.kings_->count);
+    radix_[0] = scheme.pair_radix_;
     for (size_t g = 0; g < scheme.groups_.size(); ++g) radix_[g + 1] = scheme.groups_[g].size;
     stride_[digit_count_ - 1] = 1;
     for (size_t d = digit_count_ - 1; d-- > 0;) stride_[d] = stride_[d + 1] * radix_[d + 1];
@@ -34,10 +34,7 @@ IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first, std::span<co
     check();
 }
 
-void IndexCursor::place_kings() {
-    placement_.square[0] = scheme_.kings_->squares[size_t(digit_[0])][0];
-    placement_.square[1] = scheme_.kings_->squares[size_t(digit_[0])][1];
-}
+void IndexCursor::place_kings() { scheme_.place_kings(digit_[0], placement_); }
 
 void IndexCursor::place_group(size_t g) {
     const auto& group = scheme_.groups_[g];

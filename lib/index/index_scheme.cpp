@@ -1,6 +1,7 @@
 #include "index/index_scheme.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace retro {
@@ -79,14 +80,61 @@ IndexScheme::IndexScheme(const Material& material)
             groups_.push_back({c, PieceType(t), men_, k, squares, BINOMIAL.c[squares][k], 0});
             men_ += k;
         }
-    size_ = uint64_t(kings_->count);
+    pair_radix_ = uint64_t(kings_->count);
+    set_strides();
+}
+
+IndexScheme::IndexScheme(const Material& material, const PawnConfig& slice) : IndexScheme(material) {
+    const auto fits = [&](Color c) {
+        return popcount(slice.pawns[c]) == material.count(c, PAWN) && !(slice.pawns[c] & ~PAWN_RANKS);
+    };
+    if (!pawns_ || !fits(WHITE) || !fits(BLACK) || (slice.pawns[WHITE] & slice.pawns[BLACK]) ||
+        canonical_mirror(slice) != slice)
+        throw std::invalid_argument("no slice of " + material.name() + " has these pawns");
+    slice_ = true;
+    images_ = {slice, mirrored(slice)};
+    pair_radix_ = uint64_t(kings_->count) * (images_[1] == slice ? 1 : 2);
+    for (Group& g : groups_)
+        if (g.type == PAWN) {
+            g.fixed = true;
+            g.size = 1;
+        }
+    set_strides();
+}
+
+void IndexScheme::set_strides() {
+    uint64_t stride = 1;
     for (size_t g = groups_.size(); g-- > 0;) {
-        groups_[g].stride = size_ / uint64_t(kings_->count);
-        size_ *= groups_[g].size;
+        groups_[g].stride = stride;
+        stride *= groups_[g].size;
+    }
+    size_ = pair_radix_ * stride;
+}
+
+void IndexScheme::place_kings(uint64_t pair_digit, Placement& p) const {
+    const auto& kk = kings_->squares[slice_ ? pair_digit % uint64_t(kings_->count) : pair_digit];
+    p.square[0] = kk[0];
+    p.square[1] = kk[1];
+    if (!slice_) return;
+    const PawnConfig& image = images_[pair_digit / uint64_t(kings_->count)];
+    for (const Group& g : groups_) {
+        if (!g.fixed) continue;
+        Bitboard b = image.pawns[g.color];
+        for (int i = 0; i < g.count; ++i) p.square[g.first_slot + i] = pop_lsb(b);
     }
 }
 
+int IndexScheme::image_of(const Placement& q) const {
+    PawnConfig pawns;
+    for (const Group& g : groups_)
+        if (g.fixed)
+            for (int i = 0; i < g.count; ++i) pawns.pawns[g.color] |= square_bb(q.square[g.first_slot + i]);
+    assert(pawns == images_[0] || pawns == images_[1]);
+    return pawns == images_[0] ? 0 : 1;
+}
+
 uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low, Square high) const {
+    if (g.fixed) return 0;
     if (g.count == 1) return uint64_t(reduce(p.square[g.first_slot], g.type, low, high));
     if (g.count == 2) {  // C(lo, 1) + C(hi, 2), branch-free: the order of the pair is random
         const int a = reduce(p.square[g.first_slot], g.type, low, high);
@@ -110,12 +158,13 @@ uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmet
     const Square wk = q.square[0], bk = q.square[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     uint64_t idx = uint64_t(kings_->number[wk][bk]);
+    if (slice_) idx += uint64_t(kings_->count) * uint64_t(image_of(q));
     for (const Group& g : groups_) idx = idx * g.size + group_rank(g, q, low, high);
     return idx;
 }
 
 std::vector<uint64_t> IndexScheme::digit_radices() const {
-    std::vector<uint64_t> radices{uint64_t(kings_->count)};
+    std::vector<uint64_t> radices{pair_radix_};
     for (const Group& g : groups_) radices.push_back(g.size);
     return radices;
 }
@@ -146,6 +195,7 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
     // The kings stay put, so the orientation stays canonical: only this group's digit changes.
     if (reoriented) *reoriented = false;
     const Group& g = groups_[size_t(slot_group_[slot])];
+    assert(!g.fixed);
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     if (g.count == 1)  // the digit is the square itself
         return idx +
@@ -154,6 +204,7 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
 }
 
 void IndexScheme::unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const {
+    if (g.fixed) return;  // placed with the kings
     for (int i = g.count; i > 0; --i) {
         const int x = i == 1 ? int(rank) : TOP_SQUARE(i, rank, g.squares);  // C(x, 1) = x
         rank -= BINOMIAL.c[x][i];
@@ -172,9 +223,7 @@ bool IndexScheme::decode(uint64_t idx, Placement& p) const {
         ranks[g] = idx % groups_[g].size;
         idx /= groups_[g].size;
     }
-    const auto& kk = kings_->squares[idx];
-    p.square[0] = kk[0];
-    p.square[1] = kk[1];
+    place_kings(idx, p);
     const Square low = std::min(p.square[0], p.square[1]), high = std::max(p.square[0], p.square[1]);
     Bitboard occupied = square_bb(p.square[0]) | square_bb(p.square[1]);
     for (size_t g = 0; g < groups_.size(); ++g) {

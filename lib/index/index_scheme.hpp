@@ -5,6 +5,9 @@
 // squares as a combination (colex order). Pieces other than pawns choose among the 62 squares the
 // kings leave free; pawns among the 48 squares of ranks 2-7. Entries whose pieces collide, and
 // non-canonical twins of diagonal-symmetric placements, are holes.
+//
+// A slice of a pawn table (index/pawn_slices.hpp) has an index of its own in the same layout: its
+// pawns are fixed, and the king-pair digit counts each pair once per image of the slice's pawns.
 #pragma once
 
 #include <array>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "index/material.hpp"
+#include "index/pawn_config.hpp"
 #include "index/symmetry.hpp"
 
 namespace retro {
@@ -25,8 +29,14 @@ struct Placement {
 class IndexScheme {
 public:
     explicit IndexScheme(const Material& material);
+    // The slice of a pawn table whose pawns stand on `slice` (canonical: canonical_mirror(slice) ==
+    // slice) or on its mirror image: pairs 0 .. 1805 of the king-pair digit have the pawns on
+    // `slice`, pairs 1806 .. 3611 on the mirror image (none when the two are the same). The pawn
+    // groups' digits have radix 1. Throws std::invalid_argument when `slice` does not fit the material.
+    IndexScheme(const Material& material, const PawnConfig& slice);
 
     const Material& material() const { return material_; }
+    bool is_slice() const { return slice_; }
     uint64_t size() const { return size_; }
     // The radices of the index's digits, most significant first: the king pair, then each group of
     // like men (an index is read in this mixed radix; store/digit_order.hpp permutes the digits).
@@ -41,6 +51,7 @@ public:
     // Index after the man in `slot` of the canonical placement p (decoded from entry idx) moves to
     // the empty square `to`. Cheap when a piece other than a king moves. Sets *reoriented when the
     // result may have needed a symmetry: indices reached without one differ whenever the moves do.
+    // In a slice, a pawn cannot move (its move leaves the slice).
     uint64_t encode_moved(uint64_t idx, const Placement& p, int slot, Square to,
                           bool* reoriented = nullptr) const;
 
@@ -75,10 +86,17 @@ private:
         PieceType type;
         int first_slot;
         int count;
-        int squares;  // 62 for pieces, 48 for pawns
-        uint64_t size;
-        uint64_t stride;  // product of the sizes of the groups after this one
+        int squares;         // 62 for pieces, 48 for pawns
+        uint64_t size;       // 1 for the pawns of a slice, which stand where the slice says
+        uint64_t stride;     // product of the sizes of the groups after this one
+        bool fixed = false;  // the pawns of a slice: placed with the kings (place_kings)
     };
+
+    void set_strides();
+    // The men the king-pair digit places: the kings and, in a slice, the pawns of its image.
+    void place_kings(uint64_t pair_digit, Placement& p) const;
+    // In a slice: 0 when the pawns of oriented placement q stand on the slice, 1 on its mirror image.
+    int image_of(const Placement& q) const;
 
     uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const;
     // Writes the squares of group g for digit `rank` into p (which may then collide).
@@ -95,6 +113,9 @@ private:
     std::array<Piece, MAX_MEN> slot_piece_{};
     std::array<int8_t, MAX_MEN> slot_group_{};
     uint64_t size_ = 0;
+    bool slice_ = false;
+    std::array<PawnConfig, 2> images_{};  // a slice's pawns, then their mirror image
+    uint64_t pair_radix_ = 0;             // king pairs, times the images of a slice
 };
 
 }  // namespace retro

@@ -11,17 +11,6 @@ namespace {
 
 constexpr PieceType PIECES[] = {QUEEN, ROOK, BISHOP, KNIGHT};
 
-// The a-file to the h-file: the bits of each byte reversed.
-Bitboard mirror(Bitboard b) {
-    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
-    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
-    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
-}
-
-PawnConfig canonical_mirror(const PawnConfig& c) {
-    return std::min(c, PawnConfig{{mirror(c.pawns[WHITE]), mirror(c.pawns[BLACK])}});
-}
-
 uint64_t choose(int n, int k) {
     uint64_t r = 1;
     for (int i = 1; i <= k; ++i) r = r * uint64_t(n - k + i) / uint64_t(i);
@@ -128,6 +117,15 @@ std::vector<PawnConfig> pawn_configs(const Material& m) {
             if (canonical_mirror(c) == c) configs.push_back(c);
         });
     });
+    // Ranks advanced, summed over the pawns of both colours: a push adds one or two.
+    const auto advance = [](const PawnConfig& c) {
+        int sum = 0;
+        for (Bitboard b = c.pawns[WHITE]; b;) sum += rank_of(pop_lsb(b));
+        for (Bitboard b = c.pawns[BLACK]; b;) sum += 7 - rank_of(pop_lsb(b));
+        return sum;
+    };
+    std::stable_sort(configs.begin(), configs.end(),
+                     [&](const PawnConfig& a, const PawnConfig& b) { return advance(a) > advance(b); });
     return configs;
 }
 

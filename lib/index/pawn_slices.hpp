@@ -6,21 +6,13 @@
 // table and all its sub-tables. This file counts what that takes (docs/algorithm.md, "Pawn slices").
 #pragma once
 
-#include <array>
-#include <compare>
 #include <cstdint>
 #include <vector>
 
-#include "chess/bitboard.hpp"
 #include "index/dependencies.hpp"
+#include "index/pawn_config.hpp"
 
 namespace retro {
-
-// Where the pawns of each colour stand.
-struct PawnConfig {
-    std::array<Bitboard, 2> pawns{};
-    friend auto operator<=>(const PawnConfig&, const PawnConfig&) = default;
-};
 
 // A slice one move away: of `material` (canonical) with its pawns on `config` (in that orientation,
 // canonical under the mirror; empty for a pawnless material, which is reached whole), entered with
@@ -31,7 +23,8 @@ struct SliceReached {
     SideSet sides;
 };
 
-// Every configuration of m's pawns, each the smaller of itself and its mirror image.
+// Every configuration of m's pawns, each the smaller of itself and its mirror image, the most
+// advanced first: a push reaches a configuration listed earlier, the order slices are solved in.
 std::vector<PawnConfig> pawn_configs(const Material& m);
 
 // Index entries per side to move of one slice of m (both mirror images: an upper bound), or of the
