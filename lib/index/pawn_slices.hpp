@@ -24,7 +24,7 @@ struct SliceReached {
 };
 
 // Every configuration of m's pawns, each the smaller of itself and its mirror image, the most
-// advanced first: a push reaches a configuration listed earlier, the order slices are solved in.
+// advanced first: a push reaches a configuration listed earlier, the order a solver by slices needs.
 std::vector<PawnConfig> pawn_configs(const Material& m);
 
 // Index entries per side to move of one slice of m (both mirror images: an upper bound), or of the
