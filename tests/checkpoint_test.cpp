@@ -1,5 +1,6 @@
-// Checkpoint files: a written state reads back; a damaged one (a wild count in the header, a cut,
-// a flipped byte) reads as nullopt without throwing or allocating what the header claims.
+// Checkpoint files: a written state (and a pawn table's slice and values solved) reads back; a
+// damaged one (a wild count in the header, a cut, a flipped byte) or one of an older version reads as
+// nullopt without throwing or allocating what the header claims.
 #include "solve/checkpoint.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@
 
 #include "checkpoint_test_util.hpp"
 #include "index/index_scheme.hpp"
-#include "store/checksum.hpp"
+#include "index/pawn_slices.hpp"
 #include "store_test_util.hpp"
 
 using namespace retro;
@@ -18,8 +19,7 @@ using namespace retro::store_test;
 
 namespace {
 
-SolverState some_state(const Material& m) {
-    const uint64_t entries = IndexScheme(m).size();
+SolverState some_state(uint64_t entries) {
     SolverState s;
     s.next_ply = 7;
     s.max_value = 12;
@@ -27,9 +27,29 @@ SolverState some_state(const Material& m) {
     s.log_length = 1234;
     s.log_checksum = 5678;
     for (int side = 0; side < 2; ++side) s.codes[side].assign(entries, state::Code(side + 3));
-    s.edges[WHITE] = {{1, 2, 3}, {4, 5, 6}};
-    s.edges[BLACK] = {{7, 8, 9}};
     return s;
+}
+
+void expect_same_state(const SolverState& read, const SolverState& s) {
+    EXPECT_EQ(read.next_ply, s.next_ply);
+    EXPECT_EQ(read.max_value, s.max_value);
+    EXPECT_EQ(read.window, s.window);
+    EXPECT_EQ(read.log_length, s.log_length);
+    EXPECT_EQ(read.log_checksum, s.log_checksum);
+    EXPECT_EQ(read.codes, s.codes);
+}
+
+SolverState third_slice_state(const Material& m) {
+    return some_state(IndexScheme(m, pawn_configs(m)[2]).size());
+}
+
+// KPvK's values solved before its third slice: a few of them, one past a byte.
+Table some_solved_values(const Material& m) {
+    Table t(m);
+    t.set(WHITE, 5, 17);
+    t.set(BLACK, 9, 300);
+    t.set(BLACK, 11, 2);
+    return t;
 }
 
 }  // namespace
@@ -38,74 +58,81 @@ TEST(Checkpoint, WrittenStateReadsBack) {
     ScratchDir dir("checkpoint");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
-    const SolverState s = some_state(m);
-    write_checkpoint(path, m, s);
+    const SolverState s = some_state(IndexScheme(m).size());
+    write_checkpoint(path, m, 0, &s, nullptr);
     const auto read = read_checkpoint(path, m);
     ASSERT_TRUE(read);
-    EXPECT_EQ(read->next_ply, 7);
-    EXPECT_EQ(read->max_value, 12);
-    EXPECT_EQ(read->window, 40);
-    EXPECT_EQ(read->log_length, 1234u);
-    EXPECT_EQ(read->log_checksum, 5678u);
-    EXPECT_EQ(read->codes, s.codes);
-    for (int side = 0; side < 2; ++side) {
-        ASSERT_EQ(read->edges[side].size(), s.edges[side].size());
-        EXPECT_EQ(std::memcmp(read->edges[side].data(), s.edges[side].data(),
-                              s.edges[side].size() * sizeof(EnPassantEdge)),
-                  0);
-    }
+    EXPECT_EQ(read->slice, 0);
+    EXPECT_FALSE(read->solved);
+    ASSERT_TRUE(read->state);
+    expect_same_state(*read->state, s);
     EXPECT_FALSE(read_checkpoint(path, Material::parse("KRvK")));  // of another table
     EXPECT_FALSE(read_checkpoint(dir.path / "missing.checkpoint", m));
 }
 
-TEST(Checkpoint, PreviousVersionWithByteCapturesReadsBack) {
-    // RETROCK2, written before distances took 16 bits: an edge's capture was a byte (255: a draw)
-    // and a zero byte. Rewrite a current checkpoint into that form and read it.
-    ScratchDir dir("checkpoint-v2");
+TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
+    ScratchDir dir("checkpoint-slices");
+    const Material m = Material::parse("KPvK");
+    const fs::path path = dir.path / "KPvK.checkpoint";
+    const Table solved = some_solved_values(m);
+    const SolverState s = third_slice_state(m);
+    write_checkpoint(path, m, 2, &s, &solved);
+    auto read = read_checkpoint(path, m);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->slice, 2);
+    ASSERT_TRUE(read->state && read->solved);
+    expect_same_state(*read->state, s);
+    EXPECT_TRUE(*read->solved == solved);
+    EXPECT_EQ(read->solved->value(BLACK, 9), 300);
+
+    // Between slices: no state.
+    write_checkpoint(path, m, 3, nullptr, &solved);
+    read = read_checkpoint(path, m);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->slice, 3);
+    EXPECT_FALSE(read->state);
+    EXPECT_TRUE(read->solved && *read->solved == solved);
+
+    // A state of the wrong size, or a slice the table does not have.
+    const SolverState longer = some_state(s.codes[WHITE].size() + 1);
+    write_checkpoint(path, m, 2, &longer, &solved);
+    EXPECT_FALSE(read_checkpoint(path, m));
+    write_checkpoint(path, m, int(pawn_configs(m).size()), nullptr, &solved);
+    EXPECT_FALSE(read_checkpoint(path, m));
+}
+
+TEST(Checkpoint, OlderVersionsAreRefused) {
+    // Version 3 held a whole pawn table with its en passant edges: it cannot be resumed by slices.
+    ScratchDir dir("checkpoint-v3");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
-    SolverState s = some_state(m);
-    s.edges[WHITE][1].capture = DTM_DRAW;
-    write_checkpoint(path, m, s);
+    const SolverState s = some_state(IndexScheme(m).size());
+    write_checkpoint(path, m, 0, &s, nullptr);
     std::string bytes = read_bytes(path);
-    constexpr size_t HEADER = 88, CHECKSUM = 80, CAPTURE = 16;  // lib/solve/checkpoint.cpp
-    bytes[7] = '2';
-    const size_t entries = s.codes[WHITE].size();
-    const size_t white_edges = HEADER + entries;
-    bytes[white_edges + sizeof(EnPassantEdge) + CAPTURE + 1] = 0;  // 0xFFFF becomes 255
-    uint64_t sum = checksum64(bytes.data(), CHECKSUM);
-    size_t at = HEADER;
-    for (int side = 0; side < 2; ++side)
-        for (const size_t n : {entries, s.edges[side].size() * sizeof(EnPassantEdge)}) {
-            sum = checksum64(bytes.data() + at, n, sum);
-            at += n;
-        }
-    std::memcpy(bytes.data() + CHECKSUM, &sum, sizeof sum);
+    bytes[7] = '3';
     write_bytes(path, bytes);
-    const auto read = read_checkpoint(path, m);
-    ASSERT_TRUE(read);
-    EXPECT_EQ(read->edges[WHITE][0].capture, 3);
-    EXPECT_EQ(read->edges[WHITE][1].capture, DTM_DRAW);
-    EXPECT_EQ(read->edges[BLACK][0].capture, 9);
+    EXPECT_FALSE(read_checkpoint(path, m));
 }
 
 TEST(Checkpoint, DamagedFilesReadAsNothing) {
     ScratchDir dir("checkpoint-damaged");
-    const Material m = Material::parse("KQvK");
-    const fs::path path = dir.path / "KQvK.checkpoint";
-    write_checkpoint(path, m, some_state(m));
+    const Material m = Material::parse("KPvK");
+    const fs::path path = dir.path / "KPvK.checkpoint";
+    const Table solved = some_solved_values(m);
+    const SolverState s = third_slice_state(m);
+    write_checkpoint(path, m, 2, &s, &solved);
     const std::string good = read_bytes(path);
 
     auto expect_refused = [&](const std::string& what, const std::string& bytes) {
         write_bytes(path, bytes);
-        std::optional<SolverState> read;
+        std::optional<Checkpoint> read;
         EXPECT_NO_THROW(read = read_checkpoint(path, m)) << what;
         EXPECT_FALSE(read) << what;
     };
-    for (const uint64_t edges : {uint64_t(1) << 60, ~uint64_t(0), uint64_t(3)})
-        expect_refused("edge count " + std::to_string(edges), test::with_white_edge_count(good, edges));
+    for (const uint64_t count : {uint64_t(1) << 60, ~uint64_t(0), uint64_t(3)})
+        expect_refused("long value count " + std::to_string(count), test::with_white_long_count(good, count));
     expect_refused("truncated", good.substr(0, good.size() - 1));
-    expect_refused("header only", good.substr(0, 64));
+    expect_refused("header only", good.substr(0, 104));
     expect_refused("half a header", good.substr(0, 20));
     expect_refused("empty", "");
     expect_refused("a byte too many", good + '\0');
@@ -145,8 +172,10 @@ uint64_t huge_page_kb_after(const void* p) {
 
 }  // namespace
 
-// A resumed solve's arrays are asked for huge pages as a fresh solve's are (solve/huge_pages.hpp).
-// Only testable where the kernel gives huge pages on request and not otherwise ("madvise").
+// A resumed solve's arrays are asked for huge pages as a fresh solve's are (solve/huge_pages.hpp): the
+// state of the sweeps and a pawn table's values of the slices solved (tested: the values, large enough to
+// hold whole huge pages). Only testable where the kernel gives huge pages on request and not otherwise
+// ("madvise").
 TEST(Checkpoint, ResumedArraysAreOnHugePages) {
     std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
     std::string mode;
@@ -156,9 +185,11 @@ TEST(Checkpoint, ResumedArraysAreOnHugePages) {
     const Material m = Material::parse("KQvKP");
     ASSERT_GE(IndexScheme(m).size(), uint64_t(4) << 20);  // holds whole 2 MiB pages
     const fs::path path = dir.path / "KQvKP.checkpoint";
-    write_checkpoint(path, m, some_state(m));
+    const Table solved(m);
+    const SolverState s = some_state(IndexScheme(m, pawn_configs(m)[0]).size());
+    write_checkpoint(path, m, 0, &s, &solved);
     const auto read = read_checkpoint(path, m);
-    ASSERT_TRUE(read);
-    for (int side = 0; side < 2; ++side)
-        EXPECT_GT(huge_page_kb_after(read->codes[side].data()), 0u) << "side " << side;
+    ASSERT_TRUE(read && read->solved);
+    for (Color side : {WHITE, BLACK})
+        EXPECT_GT(huge_page_kb_after(read->solved->bytes(side).data()), 0u) << "side " << side;
 }

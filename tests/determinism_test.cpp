@@ -15,6 +15,7 @@
 #include <iterator>
 #include <string>
 
+#include "index/pawn_slices.hpp"
 #include "jobs/log.hpp"
 #include "solved_tables.hpp"
 #include "store/table_file.hpp"
@@ -98,10 +99,10 @@ TEST(Determinism, KQvKR) { expect_same_files_for_1_2_3_threads("KQvKR"); }
 
 TEST(Determinism, KPvKP) { expect_same_files_for_1_2_3_threads("KPvKP"); }
 
-// The checkpoint and layer log written at ply 9 of KPvKP, whose first passes gather its en passant
-// edges in parallel and whose layers are swept in parallel chunks.
-TEST(Determinism, KPvKPCheckpoint) {
-    const Material m = Material::parse("KPvKP");
+// The checkpoint and layer log written at ply 8 of KRPvK's third slice, whose sweeps go through
+// its 224 K entries in parallel chunks, and the values of the two slices before it.
+TEST(Determinism, KRPvKCheckpoint) {
+    const Material m = Material::parse("KRPvK");
     std::vector<std::string> subs;
     for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
     const Tablebase& subtables = retro::test::solved_tables(subs);
@@ -111,7 +112,7 @@ TEST(Determinism, KPvKPCheckpoint) {
     for (int threads : {1, 2, 3}) {
         std::atomic<bool> stop{false};
         LineStream progress([&](const std::string& line) {
-            if (line.find(" in 8:") != std::string::npos) stop = true;
+            if (line.starts_with("KRPvK slice 3 of 24: lost in 8:")) stop = true;
         });
         SolveOptions options;
         options.progress = &progress;
@@ -120,7 +121,9 @@ TEST(Determinism, KPvKPCheckpoint) {
         with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), SolveInterrupted); });
         const std::string bytes =
             file_bytes(options.checkpoint) + file_bytes(layer_log_path(options.checkpoint));
-        ASSERT_GT(bytes.size(), 2 * IndexScheme(m).size() + 100000);  // some edges, and layers in the log
+        // The slice's state, the table's values and some layers in the log.
+        ASSERT_GT(bytes.size(),
+                  2 * (IndexScheme(m).size() + IndexScheme(m, pawn_configs(m)[2]).size()) + 10000);
         if (threads == 1)
             reference = bytes;
         else

@@ -1,6 +1,6 @@
 // ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots,
-// against Tablebase::probe of the position after the move, for every capture, en passant capture
-// and promotion of random positions.
+// against Tablebase::probe of the position after the move, for every capture, en passant capture,
+// promotion and push of random positions.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -33,8 +33,7 @@ Coverage compare_exits(const Material& m, const Tablebase& tables, int count) {
         for (const Move& mv : moves) {
             const bool promotion = mv.promotion != NO_PIECE_TYPE;
             if (!mv.capture && !mv.en_passant && !promotion) continue;
-            EXPECT_EQ(int(exits.value_after(p, pos.side_to_move(), mv)),
-                      int(tables.probe(make_move(pos, mv))))
+            EXPECT_EQ(int(exits.value_after(pos, p, mv)), int(tables.probe(make_move(pos, mv))))
                 << pos.fen() << " " << to_uci(mv);
             ++c.exits;
             c.en_passant += mv.en_passant;
@@ -66,19 +65,21 @@ void expect_covered(const Material& m, const Coverage& c) {
 // The tables one capture or promotion away from m, filled with random values instead of solved:
 // any wrong entry, side to move or table then shows, and no table has to be solved (a 4-man table
 // with pawns takes seconds).
+std::shared_ptr<Table> scrambled(const Material& m) {
+    auto rng = seeded_rng(m.name());
+    auto table = std::make_shared<Table>(m);
+    // Random bytes; 254 (a long distance) stands for one of up to a thousand plies more.
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table->size(); ++i) {
+            const uint8_t b = uint8_t(rng());
+            table->set(side, i, b == 255 ? DTM_DRAW : b == 254 ? Dtm(254 + rng() % 1000) : Dtm(b));
+        }
+    return table;
+}
+
 std::unique_ptr<Tablebase> scrambled_subtables(const Material& m) {
     auto tables = std::make_unique<Tablebase>();
-    for (const Material& sub : direct_subtables(m)) {
-        auto rng = seeded_rng(sub.name());
-        auto table = std::make_shared<Table>(sub);
-        // Random bytes; 254 (a long distance) stands for one of up to a thousand plies more.
-        for (Color side : {WHITE, BLACK})
-            for (uint64_t i = 0; i < table->size(); ++i) {
-                const uint8_t b = uint8_t(rng());
-                table->set(side, i, b == 255 ? DTM_DRAW : b == 254 ? Dtm(254 + rng() % 1000) : Dtm(b));
-            }
-        tables->add(std::move(table));
-    }
+    for (const Material& sub : direct_subtables(m)) tables->add(scrambled(sub));
     return tables;
 }
 
@@ -109,3 +110,31 @@ TEST_P(ExitProbeScrambledTest, MatchesProbeAfterTheMove) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FastPath, ExitProbeScrambledTest, testing::Values("KPvKP", "KPvKN", "KQRvKR"));
+
+// Pushes read the table being solved (`own`, here scrambled as well): a double push that allows en
+// passant is worth the opponent's best reply, as Tablebase::probe of the position with the en
+// passant right says, also when the capture is their only move.
+TEST(ExitProbePushes, MatchProbeAfterTheMove) {
+    const Material m = Material::parse("KPvKP");
+    auto tables = scrambled_subtables(m);
+    const auto own = scrambled(m);
+    tables->add(own);
+    const IndexScheme scheme(m);
+    const ExitProbe exits(scheme, *tables, own.get());
+    int pushes = 0, en_passant = 0;
+    for (const Position& pos : sample_positions(m, 20000, EnPassant::Excluded)) {
+        const Placement p = scheme.to_placement(pos);
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        for (const Move& mv : moves) {
+            if (mv.capture || mv.promotion != NO_PIECE_TYPE || pos.type_on(mv.from) != PAWN) continue;
+            const Position next = make_move(pos, mv);
+            ASSERT_EQ(int(exits.value_after(pos, p, mv)), int(tables->probe(next)))
+                << pos.fen() << " " << to_uci(mv);
+            ++pushes;
+            en_passant += next.ep_square() != NO_SQUARE;
+        }
+    }
+    EXPECT_GT(pushes, 10000);
+    EXPECT_GT(en_passant, 100);
+}

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "app_run.hpp"
+#include "index/dependencies.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
@@ -22,6 +23,7 @@
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
+#include "solved_tables.hpp"
 #include "store/table_file.hpp"
 
 using namespace retro;
@@ -71,13 +73,13 @@ protected:
     static inline fs::path base_;
 };
 
-// Options that stop the job after KPvK's tenth ply (only the stop writes a checkpoint).
-JobOptions stopping_at_ply_10_of_kpvk(std::atomic<bool>& stop, int& plies) {
+// Options that stop the job after the tenth of KPvK's 24 slices (only the stop writes a checkpoint).
+JobOptions stopping_after_slice_10_of_kpvk(std::atomic<bool>& stop) {
     JobOptions options;
     options.stop = &stop;
     options.checkpoint_seconds = 1e9;
-    options.solver_line = [&stop, &plies](const std::string& line) {
-        if (line.starts_with("KPvK: won in") && ++plies == 10) stop = true;
+    options.solver_line = [&stop](const std::string& line) {
+        if (line.starts_with("KPvK slice 10 of 24 done")) stop = true;
     };
     return options;
 }
@@ -211,8 +213,7 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const fs::path dir = base_ / "stopped";
     fs::create_directories(dir);
     std::atomic<bool> stop{false};
-    int plies = 0;
-    JobOptions options = stopping_at_ply_10_of_kpvk(stop, plies);
+    JobOptions options = stopping_after_slice_10_of_kpvk(stop);
     const JobResult first = run_job(make_plan(KPK, dir), options);
     EXPECT_TRUE(first.interrupted);
     EXPECT_EQ(first.built.size(), 4u);  // the sub-tables are done
@@ -226,15 +227,15 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_TRUE(none.interrupted);
     EXPECT_TRUE(none.built.empty());
 
-    // Beside the checkpoint, the ply it resumes at and the seconds spent so far. Pretend they were
-    // 1000: the resumed table's time and its line in tbgen.times must count them.
+    // Beside the checkpoint, the point it resumes at (slice 11, ply 0) and the seconds spent so far.
+    // Pretend they were 1000: the resumed table's time and its line in tbgen.times must count them.
     const fs::path elapsed = checkpoint.string() + ".seconds";
-    int ply = -1;
+    SolvePoint point = -1;
     double seconds = -1;
-    ASSERT_TRUE(std::ifstream(elapsed) >> ply >> seconds) << "no " << elapsed;
-    EXPECT_GT(ply, 0);
+    ASSERT_TRUE(std::ifstream(elapsed) >> point >> seconds) << "no " << elapsed;
+    EXPECT_EQ(point, SolvePoint(10) << 32);
     EXPECT_GE(seconds, 0);
-    std::ofstream(elapsed) << ply << " 1000\n";
+    std::ofstream(elapsed) << point << " 1000\n";
 
     stop = false;
     const JobPlan plan = make_plan(KPK, dir);
@@ -242,7 +243,7 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_TRUE(plan.tables.back().has_checkpoint);
     bool resumed = false;
     options.report = [&](const std::string& line) {
-        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at ply ") &&
+        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at slice 11, ply 0") &&
                    line.ends_with("(16 min 40 s spent on it before)");
     };
     const JobResult second = run_job(plan, options);
@@ -380,12 +381,11 @@ TEST_F(JobsRunner, AResumedTableWithoutItsEarlierTimeIsNotTimed) {
     const fs::path dir = base_ / "untimed";
     fs::create_directories(dir);
     std::atomic<bool> stop{false};
-    int plies = 0;
-    JobOptions options = stopping_at_ply_10_of_kpvk(stop, plies);
+    JobOptions options = stopping_after_slice_10_of_kpvk(stop);
     ASSERT_TRUE(run_job(make_plan(KPK, dir), options).interrupted);
     const fs::path elapsed = checkpoint_path(dir, Material::parse("KPvK")).string() + ".seconds";
     ASSERT_TRUE(fs::exists(elapsed));
-    std::ofstream(elapsed) << "1 1000\n";  // ply 1: no checkpoint of this table stops there
+    std::ofstream(elapsed) << "1 1000\n";  // slice 1, ply 1: no checkpoint of this table stops there
     stop = false;
     const JobResult second = run_job(make_plan(KPK, dir), options);
     ASSERT_EQ(second.built.size(), 1u);
@@ -451,6 +451,39 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     fs::remove(layer_log_path(checkpoint));
     const auto whole = solve(m, tables);
     EXPECT_TRUE(*resumed == *whole);
+}
+
+TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
+    // A pawn table stopped inside a slice (KPvK's sixth, at its third ply) and resumed there, from
+    // the slice's state and layer log and the values of the five slices before it.
+    const Material m = Material::parse("KPvK");
+    std::vector<std::string> subs;
+    for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
+    const Tablebase& tables = retro::test::solved_tables(subs);
+    const fs::path checkpoint =
+        fs::temp_directory_path() / ("retro_jobs_slice_" + std::to_string(getpid()) + ".checkpoint");
+    std::atomic<bool> stop{false};
+    std::vector<SolvePoint> points;
+    SolveOptions options;
+    options.checkpoint = checkpoint;
+    options.checkpoint_seconds = 0;
+    options.stop = &stop;
+    options.checkpoint_written = [&](SolvePoint p) {
+        points.push_back(p);
+        if (p == (SolvePoint(5) << 32) + 3) stop = true;
+    };
+    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    ASSERT_FALSE(points.empty());
+    const SolvePoint stopped_at = points.back();
+    EXPECT_EQ(stopped_at, (SolvePoint(5) << 32) + 4);  // the stop's own checkpoint, after ply 3
+    std::optional<SolvePoint> resumed_at;
+    options.checkpoint_found = [&](std::optional<SolvePoint> at, const std::string&) { resumed_at = at; };
+    stop = false;
+    const auto resumed = solve(m, tables, options);
+    EXPECT_EQ(resumed_at, stopped_at);
+    fs::remove(checkpoint);
+    fs::remove(layer_log_path(checkpoint));
+    EXPECT_TRUE(*resumed == *solve(m, tables));
 }
 
 TEST(JobsSolver, StopDuringTheFirstPassDropsItWithoutACheckpoint) {

@@ -32,12 +32,10 @@ MoveSummary classified(const Position& pos) {
     generate_legal_moves(pos, all);
     MoveSummary s;
     for (const Move& m : all) {
-        if (m.capture || m.en_passant || m.promotion != NO_PIECE_TYPE)
+        if (m.capture || m.en_passant || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) == PAWN)
             s.exits.push(m);
         else if (m.from == pos.king(pos.side_to_move()))
             s.king_moves.push(m);
-        else if (pos.type_on(m.from) == PAWN && (m.to ^ m.from) == 16)
-            s.double_pushes.push(m);
         else
             ++s.quiet_piece_moves;
     }
@@ -74,7 +72,6 @@ TEST_P(MoveSummaryTest, MatchesTheClassifiedMoveList) {
         const MoveSummary expected = classified(pos);
         ASSERT_EQ(described(summary.exits), described(expected.exits)) << pos.fen();
         ASSERT_EQ(described(summary.king_moves), described(expected.king_moves)) << pos.fen();
-        ASSERT_EQ(described(summary.double_pushes), described(expected.double_pushes)) << pos.fen();
         ASSERT_EQ(summary.quiet_piece_moves, expected.quiet_piece_moves) << pos.fen();
     }
     // Most positions are summarized (the rest are in check, pinned or en passant).

@@ -1,5 +1,6 @@
 // The index of one slice of a pawn table (IndexScheme(material, pawns)): the slices of a table
-// partition its entries, each entry's slice index and table index name the same placement both ways,
+// partition its entries, each entry's slice index and table index (table_index, and encode) name
+// the same placement both ways,
 // the cursor steps through a slice as decode reads it, and a piece move's cheap index is the full one.
 #include <gtest/gtest.h>
 
@@ -44,6 +45,7 @@ void check_partition(const Material& m) {
             if (!valid) continue;
             EXPECT_TRUE(same_men(slice, cursor.placement(), p));
             const uint64_t g = table.encode(p);
+            EXPECT_EQ(slice.table_index(i), g) << m.name() << " slice entry " << i;
             Placement q;
             EXPECT_TRUE(table.decode(g, q));
             EXPECT_TRUE(same_men(table, p, q)) << m.name() << " slice entry " << i;

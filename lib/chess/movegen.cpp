@@ -153,9 +153,9 @@ bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
             if (promotes)
                 add_pawn_move(s.exits, from, from + push, false);
             else
-                ++s.quiet_piece_moves;
+                s.exits.push({from, from + push});
             if (relative_rank(us, from) == 1 && !(occupied & square_bb(from + 2 * push)))
-                s.double_pushes.push({from, from + 2 * push});
+                s.exits.push({from, from + 2 * push});
         }
         for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(s.exits, from, pop_lsb(t), true);
     }

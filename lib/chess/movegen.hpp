@@ -13,13 +13,12 @@ void generate_legal_moves(const Position& pos, MoveList& list);
 void generate_legal_exits(const Position& pos, MoveList& list);
 
 // The legal moves in summary, for callers that only need to count most of them: the quiet moves of
-// men other than the king are counted; the king's quiet moves, double pushes and the moves that
-// capture or promote are listed.
+// pieces other than the king are counted; the king's quiet moves and the moves that leave a pawn
+// slice (captures, promotions and pawn pushes) are listed.
 struct MoveSummary {
-    int quiet_piece_moves = 0;  // quiet moves of pieces and single pawn pushes that do not promote
+    int quiet_piece_moves = 0;  // quiet moves of pieces (queens, rooks, bishops and knights)
     MoveList king_moves;        // the king's quiet moves
-    MoveList double_pushes;
-    MoveList exits;  // captures and promotions
+    MoveList exits;             // captures, promotions and pushes
 };
 
 // Fills s and returns true when the side to move is not in check, has no pinned pawn and no en

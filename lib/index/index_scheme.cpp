@@ -93,13 +93,37 @@ IndexScheme::IndexScheme(const Material& material, const PawnConfig& slice) : In
         throw std::invalid_argument("no slice of " + material.name() + " has these pawns");
     slice_ = true;
     images_ = {slice, mirrored(slice)};
+    table_pair_stride_ = size_ / pair_radix_;
+    for (int image = 0; image < 2; ++image)
+        for (const Group& g : groups_) {
+            if (g.type != PAWN) continue;
+            Placement p;
+            Bitboard b = images_[image].pawns[g.color];
+            for (int i = 0; i < g.count; ++i) p.square[g.first_slot + i] = pop_lsb(b);
+            table_pawn_offset_[image] += group_rank(g, p, SQ_A1, SQ_A1) * g.stride;
+        }
     pair_radix_ = uint64_t(kings_->count) * (images_[1] == slice ? 1 : 2);
-    for (Group& g : groups_)
+    for (Group& g : groups_) {
+        g.table_stride = g.stride;
         if (g.type == PAWN) {
             g.fixed = true;
             g.size = 1;
         }
+    }
     set_strides();
+}
+
+uint64_t IndexScheme::table_index(uint64_t idx) const {
+    assert(slice_ && idx < size_);
+    const uint64_t pairs = uint64_t(kings_->count), block = size_ / pair_radix_, pair = idx / block;
+    uint64_t rest = idx % block;
+    uint64_t out = pair % pairs * table_pair_stride_ + table_pawn_offset_[pair / pairs];
+    for (const Group& g : groups_) {
+        if (g.fixed) continue;
+        out += rest / g.stride * g.table_stride;
+        rest %= g.stride;
+    }
+    return out;
 }
 
 void IndexScheme::set_strides() {

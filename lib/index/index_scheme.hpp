@@ -68,6 +68,9 @@ public:
         return apply_symmetry(s, kings[0]) == p.square[0] && apply_symmetry(s, kings[1]) == p.square[1];
     }
 
+    // In a slice: the index, in the whole table's scheme (IndexScheme(material())), of entry idx.
+    uint64_t table_index(uint64_t idx) const;
+
     // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
     // men or the non-canonical twin of another entry.
     bool decode(uint64_t idx, Placement& p) const;
@@ -86,10 +89,11 @@ private:
         PieceType type;
         int first_slot;
         int count;
-        int squares;         // 62 for pieces, 48 for pawns
-        uint64_t size;       // 1 for the pawns of a slice, which stand where the slice says
-        uint64_t stride;     // product of the sizes of the groups after this one
-        bool fixed = false;  // the pawns of a slice: placed with the kings (place_kings)
+        int squares;                // 62 for pieces, 48 for pawns
+        uint64_t size;              // 1 for the pawns of a slice, which stand where the slice says
+        uint64_t stride;            // product of the sizes of the groups after this one
+        bool fixed = false;         // the pawns of a slice: placed with the kings (place_kings)
+        uint64_t table_stride = 0;  // in a slice: the group's stride in the whole table's scheme
     };
 
     void set_strides();
@@ -116,6 +120,10 @@ private:
     bool slice_ = false;
     std::array<PawnConfig, 2> images_{};  // a slice's pawns, then their mirror image
     uint64_t pair_radix_ = 0;             // king pairs, times the images of a slice
+    // In a slice: the whole table's stride of the king pair, and the part of its index that the
+    // pawns of each image give.
+    uint64_t table_pair_stride_ = 0;
+    std::array<uint64_t, 2> table_pawn_offset_{};
 };
 
 }  // namespace retro

@@ -33,7 +33,7 @@ std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {
     return checkpoint.string() + ".seconds";
 }
 
-void write_elapsed(const std::filesystem::path& checkpoint, int ply, double seconds) {
+void write_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply, double seconds) {
     const std::filesystem::path path = elapsed_path(checkpoint), tmp = path.string() + ".tmp";
     {
         std::ofstream out(tmp);
@@ -45,9 +45,9 @@ void write_elapsed(const std::filesystem::path& checkpoint, int ply, double seco
 }
 
 // The seconds spent before the checkpoint of `ply`, when the file beside it is of that ply.
-std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, int ply) {
+std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply) {
     std::ifstream in(elapsed_path(checkpoint));
-    int at = -1;
+    SolvePoint at = -1;
     double seconds = -1;
     if (in >> at >> seconds && at == ply && seconds >= 0) return seconds;
     return std::nullopt;
@@ -179,7 +179,7 @@ bool JobRun::build(const PlannedTable& t) {
     solve_options.checkpoint_seconds = options_.checkpoint_seconds;
     bool resuming = false;      // only once the solver has found the checkpoint intact
     bool time_complete = true;  // false when a resumed table's earlier time is unknown
-    solve_options.checkpoint_found = [&](std::optional<int> resumed_at, const std::string& message) {
+    solve_options.checkpoint_found = [&](std::optional<SolvePoint> resumed_at, const std::string& message) {
         resuming = resumed_at.has_value();
         std::string line = m.name() + ": " + message;
         if (resuming) {
@@ -194,7 +194,7 @@ bool JobRun::build(const PlannedTable& t) {
         }
         report(line);
     };
-    solve_options.checkpoint_written = [&](int ply) {
+    solve_options.checkpoint_written = [&](SolvePoint ply) {
         write_elapsed(checkpoint, ply, seconds_since(table_start));
     };
     solve_options.stop = options_.stop;

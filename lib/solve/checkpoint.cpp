@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "index/index_scheme.hpp"
+#include "index/pawn_slices.hpp"
 #include "solve/huge_pages.hpp"
 #include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
@@ -12,49 +13,55 @@ namespace retro {
 
 namespace {
 
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '3'};
-// The previous version: the same layout, but an edge's capture was a byte (255: a draw) followed
-// by a zero byte, so it reads as a Dtm below 256.
-constexpr char MAGIC_BYTE_CAPTURES[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '2'};
-static_assert(sizeof(EnPassantEdge) == 24);
+// Version 4: slices. Earlier versions (a whole pawn table with its en passant edges) are refused.
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '4'};
+static_assert(sizeof(Table::LongValue) == 8);
 
 struct Header {
     char magic[8];
     char material[16];
-    uint64_t entries;
+    uint32_t slice;
+    uint32_t begun;    // 1 when the sweeps of the slice have begun (their state follows)
+    uint64_t entries;  // of the slice's index, per side to move (0 when not begun)
     int32_t next_ply;
     int32_t max_value;
     int32_t window;
     int32_t zero;
-    uint64_t edges[2];
     uint64_t log_length;
     uint64_t log_checksum;
-    uint64_t checksum;  // over the header fields above and every array after it
+    uint64_t table_entries;  // of the pawn table's index, per side (0 for a pawnless table)
+    uint64_t long_count[2];  // the solved values past one byte, per side
+    uint64_t checksum;       // over the header fields above and every array after it
 };
 
-// Calls f(pointer, bytes) for every array of the state; State is const for writing.
-template <class State, class F>
-void for_each_array(State& s, F&& f) {
-    for (int side = 0; side < 2; ++side) {
-        f(s.codes[side].data(), s.codes[side].size());
-        f(s.edges[side].data(), s.edges[side].size() * sizeof(EnPassantEdge));
+// Calls f(pointer, bytes) for every array of a checkpoint, in file order.
+template <class F>
+void for_each_array(const SolverState* s, const Table* solved, F&& f) {
+    if (s)
+        for (const auto& codes : s->codes) f(codes.data(), codes.size());
+    if (solved) {
+        for (Color side : {WHITE, BLACK}) f(solved->bytes(side).data(), solved->bytes(side).size());
+        for (Color side : {WHITE, BLACK})
+            f(solved->long_values(side).data(), solved->long_values(side).size() * sizeof(Table::LongValue));
     }
 }
 
-uint64_t state_checksum(const Header& h, const SolverState& s) {
-    uint64_t sum = checksum64(&h, offsetof(Header, checksum));
-    for_each_array(s, [&](const void* p, size_t n) { sum = checksum64(p, n, sum); });
-    return sum;
+// The entries per side of the index a checkpoint's state belongs to, or nullopt for a slice number
+// the material does not have.
+std::optional<uint64_t> scheme_entries(const Material& m, uint32_t slice) {
+    if (!m.has_pawns()) return slice == 0 ? std::optional(IndexScheme(m).size()) : std::nullopt;
+    const auto configs = pawn_configs(m);
+    if (slice >= configs.size()) return std::nullopt;
+    return IndexScheme(m, configs[slice]).size();
 }
 
 // Whether the header's counts account for a file of `size` bytes exactly, checked before they size
-// any allocation: a damaged count could ask for any amount of memory (entries is already checked
-// against the index).
+// any allocation: a damaged count could ask for any amount of memory.
 bool counts_fit(const Header& h, uint64_t size) {
-    const uint64_t most_edges = size / sizeof(EnPassantEdge);
-    if (h.edges[0] > most_edges || h.edges[1] > most_edges) return false;
-    return size ==
-           sizeof h + 2 * h.entries * sizeof(state::Code) + (h.edges[0] + h.edges[1]) * sizeof(EnPassantEdge);
+    const uint64_t most = size / sizeof(Table::LongValue);
+    if (h.long_count[0] > most || h.long_count[1] > most) return false;
+    return size == sizeof h + 2 * h.entries + 2 * h.table_entries +
+                       (h.long_count[0] + h.long_count[1]) * sizeof(Table::LongValue);
 }
 
 struct File {
@@ -66,55 +73,88 @@ struct File {
 
 }  // namespace
 
-void write_checkpoint(const std::filesystem::path& path, const Material& m, const SolverState& s) {
+void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice, const SolverState* s,
+                      const Table* solved) {
     Header h{};
     std::memcpy(h.magic, MAGIC, sizeof MAGIC);
     std::strncpy(h.material, m.name().c_str(), sizeof h.material - 1);
-    h.entries = s.codes[0].size();
-    h.next_ply = s.next_ply;
-    h.max_value = s.max_value;
-    h.window = s.window;
-    h.log_length = s.log_length;
-    h.log_checksum = s.log_checksum;
-    for (int side = 0; side < 2; ++side) h.edges[side] = s.edges[side].size();
-    h.checksum = state_checksum(h, s);
+    h.slice = uint32_t(slice);
+    if (s) {
+        h.begun = 1;
+        h.entries = s->codes[0].size();
+        h.next_ply = s->next_ply;
+        h.max_value = s->max_value;
+        h.window = s->window;
+        h.log_length = s->log_length;
+        h.log_checksum = s->log_checksum;
+    }
+    if (solved) {
+        h.table_entries = solved->size();
+        for (Color side : {WHITE, BLACK}) h.long_count[side] = solved->long_values(side).size();
+    }
+    uint64_t sum = checksum64(&h, offsetof(Header, checksum));
+    for_each_array(s, solved, [&](const void* p, size_t n) { sum = checksum64(p, n, sum); });
+    h.checksum = sum;
     std::vector<Bytes> pieces{Bytes(reinterpret_cast<const uint8_t*>(&h), sizeof h)};
-    for_each_array(s,
+    for_each_array(s, solved,
                    [&](const void* p, size_t n) { pieces.emplace_back(static_cast<const uint8_t*>(p), n); });
     write_file_atomically(path, pieces);
 }
 
-std::optional<SolverState> read_checkpoint(const std::filesystem::path& path, const Material& m) {
+std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, const Material& m) {
     File in{std::fopen(path.c_str(), "rb")};
     if (!in.f) return std::nullopt;
     Header h{};
-    if (std::fread(&h, sizeof h, 1, in.f) != 1) return std::nullopt;
-    const bool byte_captures = std::memcmp(h.magic, MAGIC_BYTE_CAPTURES, sizeof MAGIC) == 0;
-    if (!byte_captures && std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0) return std::nullopt;
+    if (std::fread(&h, sizeof h, 1, in.f) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0)
+        return std::nullopt;
     h.material[sizeof h.material - 1] = 0;
-    if (m.name() != h.material || h.entries != IndexScheme(m).size()) return std::nullopt;
+    if (m.name() != h.material || h.begun > 1) return std::nullopt;
+    const auto entries = scheme_entries(m, h.slice);
+    const uint64_t table_entries = m.has_pawns() ? IndexScheme(m).size() : 0;
+    if (!entries || h.entries != (h.begun ? *entries : 0) || h.table_entries != table_entries)
+        return std::nullopt;
     std::error_code ec;
     const uint64_t size = std::filesystem::file_size(path, ec);
     if (ec || !counts_fit(h, size)) return std::nullopt;
-    SolverState s;
-    s.next_ply = h.next_ply;
-    s.max_value = h.max_value;
-    s.window = h.window;
-    s.log_length = h.log_length;
-    s.log_checksum = h.log_checksum;
-    for (int side = 0; side < 2; ++side) {
+
+    Checkpoint c;
+    c.slice = int(h.slice);
+    if (h.begun) {
+        SolverState s;
+        s.next_ply = h.next_ply;
+        s.max_value = h.max_value;
+        s.window = h.window;
+        s.log_length = h.log_length;
+        s.log_checksum = h.log_checksum;
         // On huge pages as a fresh solve's arrays are: the sweeps touch them at random just the same.
-        assign_on_huge_pages(s.codes[side], h.entries, state::NEVER_LOST);
-        s.edges[side].resize(h.edges[side]);
+        for (auto& codes : s.codes) assign_on_huge_pages(codes, h.entries, state::NEVER_LOST);
+        c.state = std::move(s);
+    }
+    Table::Bytes bytes;
+    Table::LongValues long_values;
+    for (Color side : {WHITE, BLACK}) {
+        if (h.table_entries) assign_on_huge_pages(bytes[side], h.table_entries, Table::DRAW_BYTE);
+        long_values[side].resize(h.long_count[side]);
     }
     bool ok = true;
-    for_each_array(s, [&](void* p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n); });
-    if (!ok || state_checksum(h, s) != h.checksum) return std::nullopt;
-    if (byte_captures)
-        for (auto& edges : s.edges)
-            for (EnPassantEdge& e : edges)
-                if (e.capture == 255) e.capture = DTM_DRAW;
-    return s;
+    uint64_t sum = checksum64(&h, offsetof(Header, checksum));
+    const auto read_summed = [&](void* p, size_t n) {
+        ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n);
+        sum = checksum64(p, n, sum);
+    };
+    if (c.state)
+        for (auto& codes : c.state->codes) read_summed(codes.data(), codes.size());
+    if (h.table_entries) {
+        for (auto& b : bytes) read_summed(b.data(), b.size());
+        for (auto& l : long_values) read_summed(l.data(), l.size() * sizeof(Table::LongValue));
+    }
+    if (!ok || sum != h.checksum) return std::nullopt;
+    if (h.table_entries) try {
+            c.solved = std::make_unique<Table>(m, std::move(bytes), std::move(long_values));
+        } catch (const std::invalid_argument&) {
+            return std::nullopt;
+        }
+    return c;
 }
 
 std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path) {

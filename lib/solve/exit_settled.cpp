@@ -32,7 +32,7 @@ EntryBits exit_settled(const Table& table, const TableSource& tables, const std:
                                      generate_legal_exits(pos, moves);
                                      const Dtm value = table.value(side, i);
                                      for (const Move& m : moves)
-                                         if (value_through(exits.value_after(p, side, m)) == value) {
+                                         if (value_through(exits.value_after(pos, p, m)) == value) {
                                              bits[i >> 6] |= uint64_t(1) << (i & 63);
                                              break;
                                          }

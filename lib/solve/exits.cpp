@@ -1,26 +1,36 @@
 #include "solve/exits.hpp"
 
+#include <cassert>
 #include <map>
 
+#include "chess/movegen.hpp"
 #include "index/dependencies.hpp"
 #include "solve/solver.hpp"
 
 namespace retro {
 
-ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables) : scheme_(scheme) {
+ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, const Table* own)
+    : scheme_(scheme) {
     const Material& m = scheme.material();
     std::map<Material, SideSet> sides_reached;
     for (const auto& [sub, sides] : direct_subtable_sides(m)) sides_reached[sub] = sides;
     for (Color side : {WHITE, BLACK})
         for (int victim = QUEEN; victim <= NONE; ++victim)
             for (int promotion : {int(QUEEN), int(ROOK), int(BISHOP), int(KNIGHT), NONE}) {
-                if (victim == NONE && promotion == NONE) continue;
+                Route& route = routes_[size_t(key(side, victim, promotion))];
+                if (victim == NONE && promotion == NONE) {  // a push, into an earlier slice
+                    if (own && m.count(side, PAWN)) {
+                        assert(own->material() == m);
+                        route.table = own;
+                        set_slots(route, *own);
+                    }
+                    continue;
+                }
                 if (victim != NONE && !m.count(~side, PieceType(victim))) continue;
                 if (promotion != NONE && (!m.count(side, PAWN) || victim == PAWN)) continue;
                 Material sub = m;
                 if (victim != NONE) sub = sub.without(~side, PieceType(victim));
                 if (promotion != NONE) sub = sub.without(side, PAWN).with(side, PieceType(promotion));
-                Route& route = routes_[size_t(key(side, victim, promotion))];
                 if (sub.total() == 2) continue;  // bare kings: a draw, no table
                 // Only the sides to move the table's exits reach (mostly one) are read.
                 auto table = tables.find(sub, sides_reached.at(sub.canonical()));
@@ -29,25 +39,55 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables) : sch
                                      ", which is missing");
                 route.table = table.get();
                 route.flip = !(table->material() == sub);
-                route.first_slot.fill(-1);
-                for (int s = table->scheme.men(); s-- > 0;) {
-                    const Piece piece = table->scheme.piece_of_slot(s);
-                    route.first_slot[size_t(piece.color * PIECE_TYPE_COUNT + piece.type)] = int8_t(s);
-                }
+                set_slots(route, *table);
                 keep_.push_back(std::move(table));
             }
 }
 
-Dtm ExitProbe::value_after(const Placement& p, Color side, const Move& m) const {
+void ExitProbe::set_slots(Route& route, const Table& table) {
+    route.first_slot.fill(-1);
+    for (int s = table.scheme.men(); s-- > 0;) {
+        const Piece piece = table.scheme.piece_of_slot(s);
+        route.first_slot[size_t(piece.color * PIECE_TYPE_COUNT + piece.type)] = int8_t(s);
+    }
+}
+
+Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& m) const {
+    const Color side = pos.side_to_move();
+    const Dtm reached = entry_value_after(p, side, m);
+    if (m.capture || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) != PAWN || (m.to ^ m.from) != 16)
+        return reached;
+    const Position next = make_move(pos, m);
+    if (next.ep_square() == NO_SQUARE) return reached;
+    // The entry reached is the position without the en passant right: the opponent's best other
+    // move, if there is one (else its mate or stalemate is not theirs: they must capture).
+    MoveList replies;
+    generate_legal_moves(next, replies);
+    const Placement after = scheme_.to_placement(next);
+    Dtm best = 0;  // worse than any capture
+    bool other_moves = false;
+    for (const Move& r : replies) {
+        if (!r.en_passant) {
+            other_moves = true;
+            continue;
+        }
+        const Dtm v = value_through(entry_value_after(after, ~side, r));
+        if (better(v, best)) best = v;
+    }
+    return other_moves && better(reached, best) ? reached : best;
+}
+
+Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m) const {
     const Square victim_square = m.en_passant ? m.to - pawn_push(side) : (m.capture ? m.to : NO_SQUARE);
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
     const Route& route =
         routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
+    assert(route.table || victim != NONE || m.promotion != NO_PIECE_TYPE);  // a push needs `own`
     if (!route.table) return DTM_DRAW;
     Placement sub;
-    auto next = route.first_slot;  // the next free sub-table slot of each (colour, type)
+    auto next = route.first_slot;  // the next free slot of each (colour, type) in the table reached
     for (int s = 0; s < scheme_.men(); ++s) {
         Square sq = p.square[s];
         if (sq == victim_square) continue;

@@ -1,7 +1,9 @@
-// The retrograde solver: exact distance to mate for both sides to move of one material.
+// The retrograde solver: exact distance to mate for both sides to move of one material. A pawn table
+// is solved slice by slice (index/pawn_slices.hpp), the most advanced pawns first, into one Table.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
@@ -16,20 +18,23 @@
 
 namespace retro {
 
+// Where a checkpoint stands in a solve: (slice << 32) + the next ply; a pawnless table has slice 0.
+using SolvePoint = int64_t;
+
 struct SolveOptions {
     std::ostream* progress = nullptr;  // per-ply lines when set
     // Where to keep the solver's state between plies (empty: nowhere). A valid checkpoint of the
     // same material found there at the start is resumed.
     std::filesystem::path checkpoint;
-    // Told, before the first pass, what became of a checkpoint file found there: the ply the solve
+    // Told, before the first pass, what became of a checkpoint file found there: the point the solve
     // resumes at, or nullopt when it was damaged or of another table and was set aside
     // (set_aside_checkpoint; the solve starts over). The message says so in words. Without this
     // callback the message goes to progress.
-    std::function<void(std::optional<int> resumed_at, const std::string& message)> checkpoint_found;
+    std::function<void(std::optional<SolvePoint> resumed_at, const std::string& message)> checkpoint_found;
     double checkpoint_seconds = 300;  // at most this long between checkpoints
-    // Told after each checkpoint is on disk, with the ply it resumes at (the job runner keeps the
+    // Told after each checkpoint is on disk, with the point it resumes at (the job runner keeps the
     // table's elapsed time beside it, so a resumed table's time and ETA count the earlier runs).
-    std::function<void(int next_ply)> checkpoint_written;
+    std::function<void(SolvePoint resumes_at)> checkpoint_written;
     // Polled between plies and within the first passes; when true the solver checkpoints (between
     // plies) and throws SolveInterrupted.
     const std::atomic<bool>* stop = nullptr;
@@ -46,7 +51,9 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Ma
 // The layer log kept beside a checkpoint (dir/KQvKR.layers): part of the solve in progress.
 std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint);
 
-// Bytes the solver holds at its peak for material m, sub-tables not included.
+// Bytes the solver holds at its peak for material m, sub-tables not included: a state byte per entry
+// and side of the table, or for a pawn table a value byte per entry and side of the table and a state
+// byte per entry and side of its largest slice.
 uint64_t solver_memory_estimate(const Material& m);
 
 // Solves material m (canonical). Every table one capture or promotion away must be in `subtables`.

@@ -66,6 +66,13 @@ void Table::set(Color side, uint64_t idx, Dtm v) {
     }
 }
 
+void Table::add_long_values(Color side, const std::vector<LongValue>& values) {
+    auto& list = long_[side];
+    const auto middle = list.insert(list.end(), values.begin(), values.end());
+    std::sort(middle, list.end(), by_index);
+    std::inplace_merge(list.begin(), middle, list.end(), by_index);
+}
+
 bool operator==(const Table& a, const Table& b) {
     if (!(a.material() == b.material()) || a.bytes_ != b.bytes_) return false;
     for (int side = 0; side < 2; ++side)

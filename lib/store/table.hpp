@@ -49,6 +49,11 @@ public:
     // Sets one value; a long one costs a search and an insertion in the sorted list (for tests and
     // small edits, not for filling a table).
     void set(Color side, uint64_t idx, Dtm v);
+    // The bytes of one side, filled in place while a pawn table is solved slice by slice into it;
+    // the LONG_BYTE entries written there take their values through add_long_values.
+    std::vector<uint8_t>& bytes_to_fill(Color side) { return bytes_[side]; }
+    // Lists the values of entries whose byte is LONG_BYTE (a slice's, any order).
+    void add_long_values(Color side, const std::vector<LongValue>& values);
     // Replaces every value of one side to move (the shipping form's rebuilt side). Throws
     // std::invalid_argument like the constructor; the table is then unusable.
     void replace_side(Color side, std::vector<uint8_t>&& bytes, std::vector<LongValue>&& long_values);

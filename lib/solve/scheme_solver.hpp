@@ -1,0 +1,46 @@
+// The layer sweeps over one index scheme: a pawnless table, or one slice of a pawn table (its pawns
+// fixed). A slice's pushes reach slices solved before it, so they are exits like captures and
+// promotions, whose values are known before the first ply (solve/exits.hpp).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "solve/checkpoint.hpp"
+#include "solve/exits.hpp"
+#include "solve/layer_log.hpp"
+#include "solve/solver.hpp"
+
+namespace retro {
+
+struct SchemeSolve {
+    const IndexScheme& scheme;
+    const ExitProbe& exits;
+    const SolveOptions& options;
+    std::string label;  // what progress lines begin with: the table's name, or the slice's
+    bool report_plies;  // a progress line per ply (not for the many small slices of a pawn table)
+    std::chrono::steady_clock::time_point start;  // of the table, for the times in progress lines
+    // Writes a checkpoint of the sweeps' state, or (nullptr) of a solve that drops its first passes;
+    // called when one is due, and when a stop is requested.
+    std::function<void(const SolverState*)> write_checkpoint;
+    // Where the layer log lives (empty: an anonymous temporary file).
+    std::filesystem::path log_path;
+};
+
+// The values of a solved scheme, as a Table holds them: a byte per entry and side to move (a hole or
+// a draw DRAW_BYTE), and the values of the LONG_BYTE entries.
+struct SchemeValues {
+    Table::Bytes bytes;
+    Table::LongValues long_values;
+};
+
+// Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
+// SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
+// passes); SolveError for a mate longer than options.longest_mate.
+SchemeValues solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
+                          std::unique_ptr<LayerLog> log);
+
+}  // namespace retro
