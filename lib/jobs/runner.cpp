@@ -27,8 +27,8 @@ void remove_if_present(const std::filesystem::path& path,
     if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
 }
 
-// Beside a checkpoint: "PLY SECONDS", the seconds the table had taken when the checkpoint of PLY
-// was written. A checkpoint must stay byte-identical for any run, so the time is kept apart.
+// Beside a checkpoint: "POINT SECONDS", the seconds the table had taken when the checkpoint of POINT
+// (a SolvePoint: slice and ply) was written. A checkpoint must stay byte-identical for any run, so the time is kept apart.
 std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {
     return checkpoint.string() + ".seconds";
 }
@@ -44,7 +44,7 @@ void write_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply, doub
     std::filesystem::rename(tmp, path, ec);
 }
 
-// The seconds spent before the checkpoint of `ply`, when the file beside it is of that ply.
+// The seconds spent before the checkpoint of `ply` (a SolvePoint), when the file beside it is of that point.
 std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply) {
     std::ifstream in(elapsed_path(checkpoint));
     SolvePoint at = -1;

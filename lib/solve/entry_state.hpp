@@ -15,12 +15,12 @@ namespace retro::state {
 
 using Code = uint8_t;
 
-// 0..COUNTER_MAX: undecided, with that many quiet moves (and en passant edges) still able to hold.
+// 0..COUNTER_MAX: undecided, with that many quiet moves still able to hold.
 constexpr Code COUNTER_MAX = 127;
 // Undecided, and never lost: a move keeps a draw in hand, or there is no move (stalemate, hole).
 constexpr Code NEVER_LOST = 128;
 // Won or lost, in more plies than the window reaches; the distance is derived again from the
-// entry's exits (and en passant edges) when the window comes near it (Solver::refresh_far).
+// entry's exits when the window comes near it (refresh_far, solve/scheme_solver.cpp).
 constexpr Code FAR_WIN = 129;
 constexpr Code FAR_LOSS = 130;
 // Won or lost in fewer plies than the layer being swept: the distance is in the layer log.
