@@ -1,6 +1,7 @@
-// Checkpoint files: a written state (and a pawn table's slice and values solved) reads back; a
-// damaged one (a wild count in the header, a cut, a flipped byte) or one of an older version reads as
-// nullopt without throwing or allocating what the header claims.
+// Checkpoint files: a written state (and a pawn table's slice and the part of its slice store that
+// holds the slices solved) reads back; a damaged one (a wild count in the header, a cut, a flipped
+// byte) or one of an older version reads as nullopt without throwing or allocating what the header
+// claims.
 #include "solve/checkpoint.hpp"
 
 #include <gtest/gtest.h>
@@ -43,14 +44,8 @@ SolverState third_slice_state(const Material& m) {
     return some_state(IndexScheme(m, pawn_configs(m)[2]).size());
 }
 
-// KPvK's values solved before its third slice: a few of them, one past a byte.
-Table some_solved_values(const Material& m) {
-    Table t(m);
-    t.set(WHITE, 5, 17);
-    t.set(BLACK, 9, 300);
-    t.set(BLACK, 11, 2);
-    return t;
-}
+// KPvK's slices solved before its third: some length and checksum of its slice store.
+constexpr StoredSlices SOME_SOLVED{123456, 0x1234567890abcdefULL};
 
 }  // namespace
 
@@ -59,11 +54,11 @@ TEST(Checkpoint, WrittenStateReadsBack) {
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
     const SolverState s = some_state(IndexScheme(m).size());
-    write_checkpoint(path, m, 0, &s, nullptr);
+    write_checkpoint(path, m, 0, &s, {});
     const auto read = read_checkpoint(path, m);
     ASSERT_TRUE(read);
     EXPECT_EQ(read->slice, 0);
-    EXPECT_FALSE(read->solved);
+    EXPECT_EQ(read->solved.length, 0u);
     ASSERT_TRUE(read->state);
     expect_same_state(*read->state, s);
     EXPECT_FALSE(read_checkpoint(path, Material::parse("KRvK")));  // of another table
@@ -74,53 +69,66 @@ TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
     ScratchDir dir("checkpoint-slices");
     const Material m = Material::parse("KPvK");
     const fs::path path = dir.path / "KPvK.checkpoint";
-    const Table solved = some_solved_values(m);
     const SolverState s = third_slice_state(m);
-    write_checkpoint(path, m, 2, &s, &solved);
+    write_checkpoint(path, m, 2, &s, SOME_SOLVED);
     auto read = read_checkpoint(path, m);
     ASSERT_TRUE(read);
     EXPECT_EQ(read->slice, 2);
-    ASSERT_TRUE(read->state && read->solved);
+    ASSERT_TRUE(read->state);
     expect_same_state(*read->state, s);
-    EXPECT_TRUE(*read->solved == solved);
-    EXPECT_EQ(read->solved->value(BLACK, 9), 300);
+    EXPECT_EQ(read->solved.length, SOME_SOLVED.length);
+    EXPECT_EQ(read->solved.checksum, SOME_SOLVED.checksum);
 
-    // Between slices: no state.
-    write_checkpoint(path, m, 3, nullptr, &solved);
-    read = read_checkpoint(path, m);
-    ASSERT_TRUE(read);
-    EXPECT_EQ(read->slice, 3);
-    EXPECT_FALSE(read->state);
-    EXPECT_TRUE(read->solved && *read->solved == solved);
+    // Between slices, and after the last: no state.
+    const int slices = int(pawn_configs(m).size());
+    for (int slice : {3, slices}) {
+        write_checkpoint(path, m, slice, nullptr, SOME_SOLVED);
+        read = read_checkpoint(path, m);
+        ASSERT_TRUE(read);
+        EXPECT_EQ(read->slice, slice);
+        EXPECT_FALSE(read->state);
+        EXPECT_EQ(read->solved.checksum, SOME_SOLVED.checksum);
+    }
 
-    // A state of the wrong size, or a slice the table does not have.
+    // A state of the wrong size, a state after the last slice, or a slice the table does not have.
     const SolverState longer = some_state(s.codes[WHITE].size() + 1);
-    write_checkpoint(path, m, 2, &longer, &solved);
+    write_checkpoint(path, m, 2, &longer, SOME_SOLVED);
     EXPECT_FALSE(read_checkpoint(path, m));
-    write_checkpoint(path, m, int(pawn_configs(m).size()), nullptr, &solved);
+    write_checkpoint(path, m, slices, &s, SOME_SOLVED);
     EXPECT_FALSE(read_checkpoint(path, m));
+    write_checkpoint(path, m, slices + 1, nullptr, SOME_SOLVED);
+    EXPECT_FALSE(read_checkpoint(path, m));
+
+    // A pawnless table has no slice store.
+    const Material pawnless = Material::parse("KQvK");
+    const SolverState whole = some_state(IndexScheme(pawnless).size());
+    write_checkpoint(path, pawnless, 0, &whole, SOME_SOLVED);
+    EXPECT_FALSE(read_checkpoint(path, pawnless));
 }
 
 TEST(Checkpoint, OlderVersionsAreRefused) {
-    // Version 3 held a whole pawn table with its en passant edges: it cannot be resumed by slices.
-    ScratchDir dir("checkpoint-v3");
+    // Version 3 held a whole pawn table with its en passant edges, version 4 the values of the
+    // slices solved, where version 5 names the part of the slice store that holds them.
+    ScratchDir dir("checkpoint-v4");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
     const SolverState s = some_state(IndexScheme(m).size());
-    write_checkpoint(path, m, 0, &s, nullptr);
-    std::string bytes = read_bytes(path);
-    bytes[7] = '3';
-    write_bytes(path, bytes);
-    EXPECT_FALSE(read_checkpoint(path, m));
+    write_checkpoint(path, m, 0, &s, {});
+    for (char version : {'3', '4'}) {
+        std::string bytes = read_bytes(path);
+        bytes[7] = version;
+        write_bytes(path, bytes);
+        EXPECT_FALSE(read_checkpoint(path, m)) << version;
+        write_checkpoint(path, m, 0, &s, {});
+    }
 }
 
 TEST(Checkpoint, DamagedFilesReadAsNothing) {
     ScratchDir dir("checkpoint-damaged");
     const Material m = Material::parse("KPvK");
     const fs::path path = dir.path / "KPvK.checkpoint";
-    const Table solved = some_solved_values(m);
     const SolverState s = third_slice_state(m);
-    write_checkpoint(path, m, 2, &s, &solved);
+    write_checkpoint(path, m, 2, &s, SOME_SOLVED);
     const std::string good = read_bytes(path);
 
     auto expect_refused = [&](const std::string& what, const std::string& bytes) {
@@ -130,7 +138,7 @@ TEST(Checkpoint, DamagedFilesReadAsNothing) {
         EXPECT_FALSE(read) << what;
     };
     for (const uint64_t count : {uint64_t(1) << 60, ~uint64_t(0), uint64_t(3)})
-        expect_refused("long value count " + std::to_string(count), test::with_white_long_count(good, count));
+        expect_refused("entries " + std::to_string(count), test::with_state_entries(good, count));
     expect_refused("truncated", good.substr(0, good.size() - 1));
     expect_refused("header only", good.substr(0, 104));
     expect_refused("half a header", good.substr(0, 20));
@@ -172,24 +180,22 @@ uint64_t huge_page_kb_after(const void* p) {
 
 }  // namespace
 
-// A resumed solve's arrays are asked for huge pages as a fresh solve's are (solve/huge_pages.hpp): the
-// state of the sweeps and a pawn table's values of the slices solved (tested: the values, large enough to
-// hold whole huge pages). Only testable where the kernel gives huge pages on request and not otherwise
-// ("madvise").
+// A resumed solve's state is asked for huge pages as a fresh solve's is (solve/huge_pages.hpp): the
+// sweeps touch it at random. Only testable where the kernel gives huge pages on request and not
+// otherwise ("madvise").
 TEST(Checkpoint, ResumedArraysAreOnHugePages) {
     std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
     std::string mode;
     std::getline(mode_file, mode);
     if (mode.find("[madvise]") == std::string::npos) GTEST_SKIP() << "transparent huge pages: " << mode;
     ScratchDir dir("checkpoint-huge");
-    const Material m = Material::parse("KQvKP");
-    ASSERT_GE(IndexScheme(m).size(), uint64_t(4) << 20);  // holds whole 2 MiB pages
-    const fs::path path = dir.path / "KQvKP.checkpoint";
-    const Table solved(m);
+    const Material m = Material::parse("KRPvKR");
+    const fs::path path = dir.path / "KRPvKR.checkpoint";
     const SolverState s = some_state(IndexScheme(m, pawn_configs(m)[0]).size());
-    write_checkpoint(path, m, 0, &s, &solved);
+    ASSERT_GE(s.codes[WHITE].size(), uint64_t(4) << 20);  // holds whole 2 MiB pages
+    write_checkpoint(path, m, 0, &s, {});
     const auto read = read_checkpoint(path, m);
-    ASSERT_TRUE(read && read->solved);
+    ASSERT_TRUE(read && read->state);
     for (Color side : {WHITE, BLACK})
-        EXPECT_GT(huge_page_kb_after(read->solved->bytes(side).data()), 0u) << "side " << side;
+        EXPECT_GT(huge_page_kb_after(read->state->codes[side].data()), 0u) << "side " << side;
 }

@@ -7,13 +7,12 @@
 
 namespace retro::test {
 
-// The bytes of a checkpoint whose header claims `count` long values for White. The header's layout
-// (lib/solve/checkpoint.cpp): magic 8, material 16, slice 4, begun 4, entries 8, next ply 4, max
-// value 4, window 4, zero 4, log length 8, log checksum 8, table entries 8, then the long value
-// counts of both sides.
-inline std::string with_white_long_count(std::string checkpoint, uint64_t count) {
-    constexpr size_t LONG_COUNTS_OFFSET = 8 + 16 + 4 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 8 + 8;
-    std::memcpy(checkpoint.data() + LONG_COUNTS_OFFSET, &count, sizeof count);
+// The bytes of a checkpoint whose header claims `count` entries per side for its state. The
+// header's layout (lib/solve/checkpoint.cpp): magic 8, material 16, slice 4, begun 4, then the
+// entries.
+inline std::string with_state_entries(std::string checkpoint, uint64_t count) {
+    constexpr size_t ENTRIES_OFFSET = 8 + 16 + 4 + 4;
+    std::memcpy(checkpoint.data() + ENTRIES_OFFSET, &count, sizeof count);
     return checkpoint;
 }
 

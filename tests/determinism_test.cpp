@@ -99,8 +99,8 @@ TEST(Determinism, KQvKR) { expect_same_files_for_1_2_3_threads("KQvKR"); }
 
 TEST(Determinism, KPvKP) { expect_same_files_for_1_2_3_threads("KPvKP"); }
 
-// The checkpoint and layer log written at ply 8 of KRPvK's third slice, whose sweeps go through
-// its 224 K entries in parallel chunks, and the values of the two slices before it.
+// The checkpoint, layer log and slice store written at ply 8 of KRPvK's third slice, whose sweeps go
+// through its 224 K entries in parallel chunks, the store holding the two slices before it.
 TEST(Determinism, KRPvKCheckpoint) {
     const Material m = Material::parse("KRPvK");
     std::vector<std::string> subs;
@@ -119,11 +119,12 @@ TEST(Determinism, KRPvKCheckpoint) {
         options.checkpoint = dir.path / (std::to_string(threads) + ".checkpoint");
         options.stop = &stop;
         with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), SolveInterrupted); });
+        const std::string store = file_bytes(slice_store_path(options.checkpoint));
         const std::string bytes =
-            file_bytes(options.checkpoint) + file_bytes(layer_log_path(options.checkpoint));
-        // The slice's state, the table's values and some layers in the log.
-        ASSERT_GT(bytes.size(),
-                  2 * (IndexScheme(m).size() + IndexScheme(m, pawn_configs(m)[2]).size()) + 10000);
+            file_bytes(options.checkpoint) + file_bytes(layer_log_path(options.checkpoint)) + store;
+        // The slice's state, some layers in the log, and two slices in the store.
+        ASSERT_GT(bytes.size(), 2 * IndexScheme(m, pawn_configs(m)[2]).size() + 10000);
+        ASSERT_GT(store.size(), 1000u);
         if (threads == 1)
             reference = bytes;
         else

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "index/dependencies.hpp"
+#include "index/pawn_slices.hpp"
 #include "random_positions.hpp"
 #include "solve/exits.hpp"
 #include "solved_tables.hpp"
@@ -111,30 +112,59 @@ TEST_P(ExitProbeScrambledTest, MatchesProbeAfterTheMove) {
 
 INSTANTIATE_TEST_SUITE_P(FastPath, ExitProbeScrambledTest, testing::Values("KPvKP", "KPvKN", "KQRvKR"));
 
-// Pushes read the table being solved (`own`, here scrambled as well): a double push that allows en
-// passant is worth the opponent's best reply, as Tablebase::probe of the position with the en
-// passant right says, also when the capture is their only move.
+namespace {
+
+// Every slice of a whole pawn table, each a Table over its own index (as the solver reads them
+// back from its slice store).
+std::vector<std::shared_ptr<const Table>> slices_of(const Table& whole) {
+    std::vector<std::shared_ptr<const Table>> slices;
+    for (const PawnConfig& c : pawn_configs(whole.material())) {
+        const IndexScheme scheme(whole.material(), c);
+        Table::Bytes bytes;
+        Table::LongValues long_values;
+        for (Color side : {WHITE, BLACK}) {
+            bytes[side].resize(scheme.size());
+            for (uint64_t i = 0; i < scheme.size(); ++i) {
+                const uint64_t t = scheme.table_index(i);
+                bytes[side][i] = whole.bytes(side)[t];
+                if (bytes[side][i] == Table::LONG_BYTE)
+                    long_values[side].push_back({i, whole.value(side, t)});
+            }
+        }
+        slices.push_back(std::make_shared<Table>(scheme, std::move(bytes), std::move(long_values)));
+    }
+    return slices;
+}
+
+}  // namespace
+
+// Pushes read the table being solved (`own`, here scrambled as well), whole or as the slices it
+// reaches: a double push that allows en passant is worth the opponent's best reply, as
+// Tablebase::probe of the position with the en passant right says, also when the capture is their
+// only move.
 TEST(ExitProbePushes, MatchProbeAfterTheMove) {
     const Material m = Material::parse("KPvKP");
     auto tables = scrambled_subtables(m);
     const auto own = scrambled(m);
     tables->add(own);
     const IndexScheme scheme(m);
-    const ExitProbe exits(scheme, *tables, own.get());
-    int pushes = 0, en_passant = 0;
-    for (const Position& pos : sample_positions(m, 20000, EnPassant::Excluded)) {
-        const Placement p = scheme.to_placement(pos);
-        MoveList moves;
-        generate_legal_moves(pos, moves);
-        for (const Move& mv : moves) {
-            if (mv.capture || mv.promotion != NO_PIECE_TYPE || pos.type_on(mv.from) != PAWN) continue;
-            const Position next = make_move(pos, mv);
-            ASSERT_EQ(int(exits.value_after(pos, p, mv)), int(tables->probe(next)))
-                << pos.fen() << " " << to_uci(mv);
-            ++pushes;
-            en_passant += next.ep_square() != NO_SQUARE;
+    for (const PushTargets& targets : {PushTargets{own.get(), {}}, PushTargets{nullptr, slices_of(*own)}}) {
+        const ExitProbe exits(scheme, *tables, targets);
+        int pushes = 0, en_passant = 0;
+        for (const Position& pos : sample_positions(m, 20000, EnPassant::Excluded)) {
+            const Placement p = scheme.to_placement(pos);
+            MoveList moves;
+            generate_legal_moves(pos, moves);
+            for (const Move& mv : moves) {
+                if (mv.capture || mv.promotion != NO_PIECE_TYPE || pos.type_on(mv.from) != PAWN) continue;
+                const Position next = make_move(pos, mv);
+                ASSERT_EQ(int(exits.value_after(pos, p, mv)), int(tables->probe(next)))
+                    << pos.fen() << " " << to_uci(mv) << (targets.whole ? "" : " (slices)");
+                ++pushes;
+                en_passant += next.ep_square() != NO_SQUARE;
+            }
         }
+        EXPECT_GT(pushes, 10000);
+        EXPECT_GT(en_passant, 100);
     }
-    EXPECT_GT(pushes, 10000);
-    EXPECT_GT(en_passant, 100);
 }

@@ -1,6 +1,6 @@
 // The index of one slice of a pawn table (IndexScheme(material, pawns)): the slices of a table
-// partition its entries, each entry's slice index and table index (table_index, and encode) name
-// the same placement both ways,
+// partition its entries, each entry's slice index and table index (table_index, encode and
+// SliceLocator) name the same placement both ways,
 // the cursor steps through a slice as decode reads it, and a piece move's cheap index is the full one.
 #include <gtest/gtest.h>
 
@@ -27,14 +27,27 @@ bool same_men(const IndexScheme& scheme, const Placement& a, const Placement& b)
     return x == y;
 }
 
+// Whether two pawns of a placement stand on one square.
+bool pawns_collide(const IndexScheme& scheme, const Placement& p) {
+    Bitboard seen = 0;
+    for (int s = 2; s < scheme.men(); ++s) {
+        if (scheme.piece_of_slot(s).type != PAWN) continue;
+        if (seen & square_bb(p.square[s])) return true;
+        seen |= square_bb(p.square[s]);
+    }
+    return false;
+}
+
 // Every slice of m against the whole table: each valid slice entry is a valid table entry whose
 // placement maps back to it, and every valid table entry lies in exactly one slice.
 void check_partition(const Material& m) {
     const IndexScheme table(m);
+    const SliceLocator locator(m);
     std::vector<bool> seen(table.size());
     uint64_t held = 0;
-    for (const PawnConfig& c : pawn_configs(m)) {
-        const IndexScheme slice(m, c);
+    const auto configs = pawn_configs(m);
+    for (uint32_t k = 0; k < configs.size(); ++k) {
+        const IndexScheme slice(m, configs[k]);
         EXPECT_TRUE(slice.is_slice());
         EXPECT_TRUE(slice.size() == slice_entries(m) || 2 * slice.size() == slice_entries(m));
         IndexCursor cursor(slice, 0);
@@ -50,6 +63,10 @@ void check_partition(const Material& m) {
             EXPECT_TRUE(table.decode(g, q));
             EXPECT_TRUE(same_men(table, p, q)) << m.name() << " slice entry " << i;
             EXPECT_EQ(slice.encode(q), i) << m.name() << " slice entry " << i;
+            const auto where = locator.locate(g);  // the way back, by digits
+            ASSERT_TRUE(where) << m.name() << " entry " << g;
+            EXPECT_EQ(where->slice, k) << m.name() << " entry " << g;
+            EXPECT_EQ(where->index, i) << m.name() << " entry " << g;
             EXPECT_FALSE(seen[g]) << m.name() << " entry " << g << " in two slices";
             seen[g] = true;
             ++held;
@@ -58,6 +75,9 @@ void check_partition(const Material& m) {
     uint64_t valid = 0;
     for (IndexCursor cursor(table, 0); cursor.index() < table.size(); cursor.next()) {
         valid += cursor.valid();
+        // Colliding pawns are in no slice; everything else is in one.
+        EXPECT_EQ(bool(locator.locate(cursor.index())), !pawns_collide(table, cursor.placement()))
+            << m.name() << " entry " << cursor.index();
         EXPECT_EQ(bool(seen[cursor.index()]), cursor.valid()) << m.name() << " entry " << cursor.index();
     }
     EXPECT_EQ(held, valid);

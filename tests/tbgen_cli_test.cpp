@@ -285,7 +285,7 @@ SolverState blank_state(const Material& m, int window, uint64_t log_length) {
 
 }  // namespace
 
-// A checkpoint whose header claims 2^60 long values (its checksum no longer matches) is set
+// A checkpoint whose header claims 2^60 entries (its checksum no longer matches) is set
 // aside with a warning and the table solved from the start, instead of an allocation failure that
 // the advised "run the same command" would repeat for ever.
 TEST_F(TbgenCli, DamagedCheckpointIsSetAsideAndTheTableSolved) {
@@ -294,8 +294,8 @@ TEST_F(TbgenCli, DamagedCheckpointIsSetAsideAndTheTableSolved) {
     const Material m = Material::parse("KQvK");
     const fs::path checkpoint = checkpoint_path(out, m);
     const SolverState state = blank_state(m, 0, 0);
-    write_checkpoint(checkpoint, m, 0, &state, nullptr);
-    const std::string bytes = test::with_white_long_count(slurp(checkpoint), uint64_t(1) << 60);
+    write_checkpoint(checkpoint, m, 0, &state, {});
+    const std::string bytes = test::with_state_entries(slurp(checkpoint), uint64_t(1) << 60);
     std::ofstream(checkpoint, std::ios::binary | std::ios::trunc) << bytes;
 
     const Outcome r = tbgen("KQvK -q -o " + out.string());
@@ -318,7 +318,7 @@ TEST_F(TbgenCli, CheckpointWithoutItsLayerLogIsSetAside) {
     const Material m = Material::parse("KQvK");
     const fs::path checkpoint = checkpoint_path(out, m);
     const SolverState state = blank_state(m, state::WIDEST_WINDOW, 100);
-    write_checkpoint(checkpoint, m, 0, &state, nullptr);
+    write_checkpoint(checkpoint, m, 0, &state, {});
     ASSERT_FALSE(fs::exists(layer_log_path(checkpoint)));
 
     const Outcome r = tbgen("KQvK -q -o " + out.string());

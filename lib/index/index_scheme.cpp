@@ -193,6 +193,20 @@ std::vector<uint64_t> IndexScheme::digit_radices() const {
     return radices;
 }
 
+std::vector<uint64_t> IndexScheme::pawn_digits(const PawnConfig& c) const {
+    std::vector<uint64_t> digits(1 + groups_.size(), 0);
+    for (size_t g = 0; g < groups_.size(); ++g) {
+        if (groups_[g].type != PAWN) continue;
+        Placement p;
+        Bitboard b = c.pawns[groups_[g].color];
+        for (int i = 0; i < groups_[g].count; ++i) p.square[groups_[g].first_slot + i] = pop_lsb(b);
+        Group whole = groups_[g];
+        whole.fixed = false;  // a slice's pawns too: their digit in the whole table
+        digits[g + 1] = group_rank(whole, p, SQ_A1, SQ_A1);
+    }
+    return digits;
+}
+
 uint64_t IndexScheme::encode(const Placement& p) const {
     const Square wk = p.square[0], bk = p.square[1];
     const Symmetry sym = kings_->symmetry[wk][bk];

@@ -41,6 +41,10 @@ public:
     // The radices of the index's digits, most significant first: the king pair, then each group of
     // like men (an index is read in this mixed radix; store/digit_order.hpp permutes the digits).
     std::vector<uint64_t> digit_radices() const;
+    // Whether digit d (0 the king pair, then the groups) places pawns.
+    bool is_pawn_digit(size_t d) const { return d > 0 && groups_[d - 1].type == PAWN; }
+    // The pawn digits' values when the pawns stand on c (the other digits 0), by digit.
+    std::vector<uint64_t> pawn_digits(const PawnConfig& c) const;
     bool has_pawns() const { return pawns_; }
     int men() const { return men_; }
     Piece piece_of_slot(int slot) const { return slot_piece_[slot]; }
@@ -70,6 +74,8 @@ public:
 
     // In a slice: the index, in the whole table's scheme (IndexScheme(material())), of entry idx.
     uint64_t table_index(uint64_t idx) const;
+    // In a slice: its pawns in its first image (canonical_mirror), the slice's name.
+    const PawnConfig& slice_config() const { return images_[0]; }
 
     // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
     // men or the non-canonical twin of another entry.

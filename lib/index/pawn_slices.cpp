@@ -153,6 +153,54 @@ std::vector<SliceReached> slices_reached(const Material& m, const PawnConfig& c)
     return out.take();
 }
 
+SliceLocator::SliceLocator(const Material& m) {
+    const IndexScheme whole(m);
+    radix_ = whole.digit_radices();
+    pawn_digit_.assign(radix_.size(), false);
+    for (size_t d = 0; d < radix_.size(); ++d) pawn_digit_[d] = whole.is_pawn_digit(d);
+    pairs_ = radix_[0];
+    uint64_t pawn_tuples = 1;
+    slice_weight_.assign(radix_.size(), 0);
+    for (size_t d = radix_.size(); d-- > 1;) {
+        if (pawn_digit_[d]) {
+            pawn_tuples *= radix_[d];
+        } else {
+            slice_weight_[d] = piece_entries_;
+            piece_entries_ *= radix_[d];
+        }
+    }
+    slice_weight_[0] = piece_entries_;
+    slice_of_.assign(pawn_tuples, NONE);
+    const auto configs = pawn_configs(m);
+    for (uint32_t k = 0; k < configs.size(); ++k)
+        for (int image = 0; image < 2; ++image) {
+            const PawnConfig pawns = image ? mirrored(configs[k]) : configs[k];
+            const std::vector<uint64_t> digits = whole.pawn_digits(pawns);
+            uint64_t tuple = 0;
+            for (size_t d = 1; d < radix_.size(); ++d)
+                if (pawn_digit_[d]) tuple = tuple * radix_[d] + digits[d];
+            // A configuration that is its own mirror image has only the first image.
+            if (slice_of_[tuple] == NONE) slice_of_[tuple] = k << 1 | uint32_t(image);
+        }
+}
+
+std::optional<SliceLocator::Where> SliceLocator::locate(uint64_t idx) const {
+    uint64_t tuple = 0, tuple_weight = 1, index = 0;
+    for (size_t d = radix_.size(); d-- > 1;) {
+        const uint64_t digit = idx % radix_[d];
+        idx /= radix_[d];
+        if (pawn_digit_[d]) {
+            tuple += digit * tuple_weight;
+            tuple_weight *= radix_[d];
+        } else {
+            index += digit * slice_weight_[d];
+        }
+    }
+    auto where = slice_of_tuple(tuple);
+    if (where) where->index += idx * slice_weight_[0] + index;
+    return where;
+}
+
 SlicePeak slice_peak(const Material& m) {
     SlicePeak peak;
     std::vector<std::pair<Material, uint64_t>> entries;  // slice_entries, once per material

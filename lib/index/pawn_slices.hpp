@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "index/dependencies.hpp"
@@ -35,6 +36,44 @@ uint64_t slice_entries(const Material& m);
 // move they are entered with: pushes (and the en passant captures a double push allows), captures,
 // promotions.
 std::vector<SliceReached> slices_reached(const Material& m, const PawnConfig& c);
+
+// Which slice of a pawn table holds each entry of the table, and where in the slice's own index
+// (IndexScheme(m, config)): the inverse of IndexScheme::table_index over all slices.
+class SliceLocator {
+public:
+    explicit SliceLocator(const Material& m);  // m has pawns
+    struct Where {
+        uint32_t slice;  // in pawn_configs(m) order
+        uint64_t index;  // in the slice's index
+    };
+    // nullopt for an entry whose pawns collide (a hole of every slice).
+    std::optional<Where> locate(uint64_t table_idx) const;
+
+    // The same digit by digit, for walks that step the digits (store/table_values.hpp). The whole
+    // index's digits (IndexScheme::digit_radices) fall in two kinds: the pawn digits, read together
+    // as one number, the pawn tuple (each pawn digit in index order, the first most significant),
+    // name the slice and image; the others weigh in the slice's index.
+    const std::vector<uint64_t>& radices() const { return radix_; }
+    bool is_pawn_digit(size_t d) const { return pawn_digit_[d]; }
+    // The weight of a digit other than a pawn digit in the slice's index.
+    uint64_t slice_weight(size_t d) const { return slice_weight_[d]; }
+    // The slice of a pawn tuple, and the part of the slice's index its image gives; nullopt when its
+    // pawns collide.
+    std::optional<Where> slice_of_tuple(uint64_t tuple) const {
+        const uint32_t s = slice_of_[tuple];
+        if (s == NONE) return std::nullopt;
+        return Where{s >> 1, (s & 1) * pairs_ * piece_entries_};
+    }
+
+private:
+    static constexpr uint32_t NONE = ~uint32_t(0);
+    std::vector<uint64_t> radix_;  // the whole index's digits, most significant first
+    std::vector<bool> pawn_digit_;
+    std::vector<uint64_t> slice_weight_;  // by digit (0 for the pawn digits)
+    uint64_t pairs_ = 0;                  // king pairs of one image
+    uint64_t piece_entries_ = 1;          // the pieces' digits of one king pair
+    std::vector<uint32_t> slice_of_;      // by pawn tuple: slice << 1 | image, or NONE
+};
 
 // The slice of m that needs the most memory to be solved: a state byte per entry and side of its
 // own, and a byte per entry of each side reached of the slices it reaches, those of pawnless

@@ -28,7 +28,8 @@ void remove_if_present(const std::filesystem::path& path,
 }
 
 // Beside a checkpoint: "POINT SECONDS", the seconds the table had taken when the checkpoint of POINT
-// (a SolvePoint: slice and ply) was written. A checkpoint must stay byte-identical for any run, so the time is kept apart.
+// (a SolvePoint: slice and ply) was written. A checkpoint must stay byte-identical for any run, so the time
+// is kept apart.
 std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {
     return checkpoint.string() + ".seconds";
 }
@@ -51,6 +52,13 @@ std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, Solv
     double seconds = -1;
     if (in >> at >> seconds && at == ply && seconds >= 0) return seconds;
     return std::nullopt;
+}
+
+// The files a solve keeps beside its checkpoint, which go with it.
+void remove_solve_files(const std::filesystem::path& checkpoint,
+                        const std::function<void(const std::string&)>& note) {
+    remove_if_present(layer_log_path(checkpoint), note);
+    remove_if_present(slice_store_path(checkpoint), note);
 }
 
 WriteOptions with_stop(const JobOptions& options) {
@@ -142,7 +150,7 @@ void JobRun::tidy_complete(const Material& m) {
         if (lock.held()) write_wdl(*Tablebase(plan_.dir).find(m), wdl_path(plan_.dir, m), options_.write);
     }
     remove_if_present(checkpoint, options_.note);  // left by a kill after the file was renamed
-    remove_if_present(layer_log_path(checkpoint), options_.note);
+    remove_solve_files(checkpoint, options_.note);
     remove_if_present(elapsed_path(checkpoint), options_.note);
 }
 
@@ -220,7 +228,7 @@ bool JobRun::build(const PlannedTable& t) {
         result_.stopped_at = "writing " + m.name();
         result_.stopped_while = JobResult::Phase::Writing;
         const bool resumable = std::filesystem::exists(checkpoint);
-        if (!resumable) remove_if_present(layer_log_path(checkpoint), options_.note);
+        if (!resumable) remove_solve_files(checkpoint, options_.note);
         report(m.name() + ": stopped while writing; " +
                (resumable ? "a rerun resumes from " + checkpoint.string()
                           : std::string("no checkpoint: a rerun solves it again")) +
@@ -238,7 +246,7 @@ bool JobRun::build(const PlannedTable& t) {
     }
     const double write_seconds = seconds_since(write_start);
     remove_if_present(checkpoint, options_.note);
-    remove_if_present(layer_log_path(checkpoint), options_.note);
+    remove_solve_files(checkpoint, options_.note);
     remove_if_present(elapsed_path(checkpoint), options_.note);
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));

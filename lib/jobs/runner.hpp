@@ -8,7 +8,8 @@
 // lock free and its checkpoint behind, so another job or a rerun resumes it.
 //
 // Files in the output directory besides the tables: MATERIAL.checkpoint (a solve in progress, deleted
-// once the table file is written) with MATERIAL.layers (its layer log) and MATERIAL.checkpoint.seconds
+// once the table file is written) with MATERIAL.layers (its layer log), for a pawn table
+// MATERIAL.slices (its slice store: the slices solved) and MATERIAL.checkpoint.seconds
 // (the ply of the checkpoint and the seconds the table had taken then), MATERIAL.checkpoint.damaged
 // (one that failed its checks, set aside with a warning while the table starts over), tbgen.times
 // (material, entries, seconds of every table built: the ETA of later runs uses it), .tbgen.lock (see

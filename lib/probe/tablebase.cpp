@@ -9,6 +9,7 @@
 #include "store/block_cache.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
+#include "store/table_values.hpp"
 
 namespace retro {
 
@@ -157,6 +158,17 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m, SideSet sides) c
             throw;
         }
     }
+}
+
+std::unique_ptr<TableValues> Tablebase::values(const Material& m) const {
+    const Material canonical = m.canonical();
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = tables_.find(canonical); it != tables_.end() && sides_held(*it->second) == BOTH_SIDES)
+            return std::make_unique<TableInMemory>(it->second);
+    }
+    auto reader = open(canonical);
+    return reader ? std::make_unique<FileValues>(std::move(reader)) : nullptr;
 }
 
 std::shared_ptr<const TableReader> Tablebase::open(const Material& canonical) const {

@@ -64,11 +64,14 @@ public:
     // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
     void stop_reading_when(const std::atomic<bool>* stop) { stop_ = stop; }
 
+    // A table added whole, or else the directory's file, read a run at a time (TableSource::values).
+    std::unique_ptr<TableValues> values(const Material& m) const override;
+
     // Value of a legal position for its side to move. Bare kings are a draw. Throws
     // MissingTableError when the position's table is missing, TooManyMenError when it has more than
     // MAX_MEN men, and StoreError when its file is corrupted (the header when first opened, a block
     // when first needed).
-    Dtm probe(const Position& pos) const;
+    Dtm probe(const Position& pos) const override;
     // Value of each legal move for the mover, best first; equally good moves in UCI order ("a1a2"
     // before "b1b2"), so the order never depends on move generation. Throws like probe().
     std::vector<std::pair<Move, Dtm>> rank_moves(const Position& pos) const;

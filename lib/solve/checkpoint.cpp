@@ -13,9 +13,9 @@ namespace retro {
 
 namespace {
 
-// Version 4: slices. Earlier versions (a whole pawn table with its en passant edges) are refused.
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '4'};
-static_assert(sizeof(Table::LongValue) == 8);
+// Version 5: a pawn table's solved slices in its slice store. Earlier versions (4: those values in the
+// checkpoint; before: a whole pawn table with its en passant edges) are refused.
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '5'};
 
 struct Header {
     char magic[8];
@@ -29,39 +29,19 @@ struct Header {
     int32_t zero;
     uint64_t log_length;
     uint64_t log_checksum;
-    uint64_t table_entries;  // of the pawn table's index, per side (0 for a pawnless table)
-    uint64_t long_count[2];  // the solved values past one byte, per side
-    uint64_t checksum;       // over the header fields above and every array after it
+    uint64_t slices_length;  // the slice store's bytes that hold the slices before `slice`
+    uint64_t slices_checksum;
+    uint64_t checksum;  // over the header fields above and the state's codes
 };
-
-// Calls f(pointer, bytes) for every array of a checkpoint, in file order.
-template <class F>
-void for_each_array(const SolverState* s, const Table* solved, F&& f) {
-    if (s)
-        for (const auto& codes : s->codes) f(codes.data(), codes.size());
-    if (solved) {
-        for (Color side : {WHITE, BLACK}) f(solved->bytes(side).data(), solved->bytes(side).size());
-        for (Color side : {WHITE, BLACK})
-            f(solved->long_values(side).data(), solved->long_values(side).size() * sizeof(Table::LongValue));
-    }
-}
 
 // The entries per side of the index a checkpoint's state belongs to, or nullopt for a slice number
 // the material does not have.
 std::optional<uint64_t> scheme_entries(const Material& m, uint32_t slice) {
     if (!m.has_pawns()) return slice == 0 ? std::optional(IndexScheme(m).size()) : std::nullopt;
     const auto configs = pawn_configs(m);
-    if (slice >= configs.size()) return std::nullopt;
-    return IndexScheme(m, configs[slice]).size();
-}
-
-// Whether the header's counts account for a file of `size` bytes exactly, checked before they size
-// any allocation: a damaged count could ask for any amount of memory.
-bool counts_fit(const Header& h, uint64_t size) {
-    const uint64_t most = size / sizeof(Table::LongValue);
-    if (h.long_count[0] > most || h.long_count[1] > most) return false;
-    return size == sizeof h + 2 * h.entries + 2 * h.table_entries +
-                       (h.long_count[0] + h.long_count[1]) * sizeof(Table::LongValue);
+    if (slice > configs.size()) return std::nullopt;
+    // The number of slices: every slice solved, the table not yet written.
+    return slice == configs.size() ? 0 : IndexScheme(m, configs[slice]).size();
 }
 
 struct File {
@@ -74,7 +54,7 @@ struct File {
 }  // namespace
 
 void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice, const SolverState* s,
-                      const Table* solved) {
+                      const StoredSlices& solved) {
     Header h{};
     std::memcpy(h.magic, MAGIC, sizeof MAGIC);
     std::strncpy(h.material, m.name().c_str(), sizeof h.material - 1);
@@ -88,16 +68,16 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, int 
         h.log_length = s->log_length;
         h.log_checksum = s->log_checksum;
     }
-    if (solved) {
-        h.table_entries = solved->size();
-        for (Color side : {WHITE, BLACK}) h.long_count[side] = solved->long_values(side).size();
-    }
+    h.slices_length = solved.length;
+    h.slices_checksum = solved.checksum;
     uint64_t sum = checksum64(&h, offsetof(Header, checksum));
-    for_each_array(s, solved, [&](const void* p, size_t n) { sum = checksum64(p, n, sum); });
-    h.checksum = sum;
     std::vector<Bytes> pieces{Bytes(reinterpret_cast<const uint8_t*>(&h), sizeof h)};
-    for_each_array(s, solved,
-                   [&](const void* p, size_t n) { pieces.emplace_back(static_cast<const uint8_t*>(p), n); });
+    if (s)
+        for (const auto& codes : s->codes) {
+            sum = checksum64(codes.data(), codes.size(), sum);
+            pieces.emplace_back(codes.data(), codes.size());
+        }
+    h.checksum = sum;
     write_file_atomically(path, pieces);
 }
 
@@ -110,15 +90,18 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     h.material[sizeof h.material - 1] = 0;
     if (m.name() != h.material || h.begun > 1) return std::nullopt;
     const auto entries = scheme_entries(m, h.slice);
-    const uint64_t table_entries = m.has_pawns() ? IndexScheme(m).size() : 0;
-    if (!entries || h.entries != (h.begun ? *entries : 0) || h.table_entries != table_entries)
+    if (!entries || h.entries != (h.begun ? *entries : 0) || (h.begun && *entries == 0) ||
+        (!m.has_pawns() && (h.slices_length || h.slices_checksum)))
         return std::nullopt;
+    // The counts must account for the file's size exactly before they size any allocation: a damaged
+    // count could ask for any amount of memory.
     std::error_code ec;
     const uint64_t size = std::filesystem::file_size(path, ec);
-    if (ec || !counts_fit(h, size)) return std::nullopt;
+    if (ec || size != sizeof h + 2 * h.entries) return std::nullopt;
 
     Checkpoint c;
     c.slice = int(h.slice);
+    c.solved = {h.slices_length, h.slices_checksum};
     if (h.begun) {
         SolverState s;
         s.next_ply = h.next_ply;
@@ -130,12 +113,6 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
         for (auto& codes : s.codes) assign_on_huge_pages(codes, h.entries, state::NEVER_LOST);
         c.state = std::move(s);
     }
-    Table::Bytes bytes;
-    Table::LongValues long_values;
-    for (Color side : {WHITE, BLACK}) {
-        if (h.table_entries) assign_on_huge_pages(bytes[side], h.table_entries, Table::DRAW_BYTE);
-        long_values[side].resize(h.long_count[side]);
-    }
     bool ok = true;
     uint64_t sum = checksum64(&h, offsetof(Header, checksum));
     const auto read_summed = [&](void* p, size_t n) {
@@ -144,16 +121,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     };
     if (c.state)
         for (auto& codes : c.state->codes) read_summed(codes.data(), codes.size());
-    if (h.table_entries) {
-        for (auto& b : bytes) read_summed(b.data(), b.size());
-        for (auto& l : long_values) read_summed(l.data(), l.size() * sizeof(Table::LongValue));
-    }
     if (!ok || sum != h.checksum) return std::nullopt;
-    if (h.table_entries) try {
-            c.solved = std::make_unique<Table>(m, std::move(bytes), std::move(long_values));
-        } catch (const std::invalid_argument&) {
-            return std::nullopt;
-        }
     return c;
 }
 

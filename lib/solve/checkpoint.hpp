@@ -1,6 +1,6 @@
 // Checkpoints of a solve in progress: everything the layer sweeps need to go on after a restart.
-// A pawn table is solved slice by slice, so its checkpoint also holds the slice in progress and the
-// values of the slices solved before it.
+// A pawn table is solved slice by slice, so its checkpoint also names the slice in progress and the
+// part of its slice store that holds the slices solved before it.
 #pragma once
 
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "index/material.hpp"
 #include "solve/entry_state.hpp"
-#include "store/table.hpp"
 
 namespace retro {
 
@@ -23,17 +23,24 @@ struct SolverState {
     uint64_t log_checksum = 0;
 };
 
+// The first bytes of a pawn table's slice store (store/slice_store.hpp), which hold the slices
+// solved so far, and their checksum.
+struct StoredSlices {
+    uint64_t length = 0;
+    uint64_t checksum = 0;
+};
+
 struct Checkpoint {
     int slice = 0;  // the slice in progress, in pawn_configs order (0 for a pawnless table)
     // The sweeps of that slice (or of the pawnless table); nullopt when the slice has not begun.
     std::optional<SolverState> state;
-    std::unique_ptr<Table> solved;  // a pawn table's values of the slices before `slice`
+    StoredSlices solved;  // a pawn table's slices solved before `slice`
 };
 
 // Writes a checkpoint of material m's solve to `path` atomically (store/atomic_file.hpp): the slice
-// in progress and its state (nullptr: not begun), and for a pawn table the values solved so far.
+// in progress and its state (nullptr: not begun), and the slices solved before it.
 void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice,
-                      const SolverState* state, const Table* solved);
+                      const SolverState* state, const StoredSlices& solved);
 // Reads a checkpoint of material m; nullopt when the file is missing, of another table, of an older
 // version or damaged (the header's counts are checked against the index and the file's size before
 // they size anything, then the checksum). Throws nothing for a bad file.

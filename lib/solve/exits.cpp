@@ -1,6 +1,7 @@
 #include "solve/exits.hpp"
 
 #include <cassert>
+#include <cstdlib>
 #include <map>
 
 #include "chess/movegen.hpp"
@@ -9,8 +10,9 @@
 
 namespace retro {
 
-ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, const Table* own)
-    : scheme_(scheme) {
+ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, PushTargets pushes,
+                     PromotionTargets promotions)
+    : scheme_(scheme), pushes_(std::move(pushes)), promotions_(std::move(promotions)) {
     const Material& m = scheme.material();
     std::map<Material, SideSet> sides_reached;
     for (const auto& [sub, sides] : direct_subtable_sides(m)) sides_reached[sub] = sides;
@@ -19,15 +21,16 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, const
             for (int promotion : {int(QUEEN), int(ROOK), int(BISHOP), int(KNIGHT), NONE}) {
                 Route& route = routes_[size_t(key(side, victim, promotion))];
                 if (victim == NONE && promotion == NONE) {  // a push, into an earlier slice
-                    if (own && m.count(side, PAWN)) {
-                        assert(own->material() == m);
-                        route.table = own;
-                        set_slots(route, *own);
-                    }
+                    route.table = pushes_.whole;            // else pushed_slice() finds the slice
+                    set_slots(route, scheme);
                     continue;
                 }
                 if (victim != NONE && !m.count(~side, PieceType(victim))) continue;
                 if (promotion != NONE && (!m.count(side, PAWN) || victim == PAWN)) continue;
+                if (promotion != NONE && victim == NONE && promotions_.in_part) {
+                    route.in_part = true;
+                    continue;
+                }
                 Material sub = m;
                 if (victim != NONE) sub = sub.without(~side, PieceType(victim));
                 if (promotion != NONE) sub = sub.without(side, PAWN).with(side, PieceType(promotion));
@@ -39,22 +42,22 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, const
                                      ", which is missing");
                 route.table = table.get();
                 route.flip = !(table->material() == sub);
-                set_slots(route, *table);
+                set_slots(route, table->scheme);
                 keep_.push_back(std::move(table));
             }
 }
 
-void ExitProbe::set_slots(Route& route, const Table& table) {
+void ExitProbe::set_slots(Route& route, const IndexScheme& scheme) {
     route.first_slot.fill(-1);
-    for (int s = table.scheme.men(); s-- > 0;) {
-        const Piece piece = table.scheme.piece_of_slot(s);
+    for (int s = scheme.men(); s-- > 0;) {
+        const Piece piece = scheme.piece_of_slot(s);
         route.first_slot[size_t(piece.color * PIECE_TYPE_COUNT + piece.type)] = int8_t(s);
     }
 }
 
-Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& m) const {
+Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index) const {
     const Color side = pos.side_to_move();
-    const Dtm reached = entry_value_after(p, side, m);
+    const Dtm reached = entry_value_after(p, side, m, index);
     if (m.capture || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) != PAWN || (m.to ^ m.from) != 16)
         return reached;
     const Position next = make_move(pos, m);
@@ -71,21 +74,21 @@ Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& 
             other_moves = true;
             continue;
         }
-        const Dtm v = value_through(entry_value_after(after, ~side, r));
+        const Dtm v = value_through(entry_value_after(after, ~side, r, NO_INDEX));
         if (better(v, best)) best = v;
     }
     return other_moves && better(reached, best) ? reached : best;
 }
 
-Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m) const {
+Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const {
     const Square victim_square = m.en_passant ? m.to - pawn_push(side) : (m.capture ? m.to : NO_SQUARE);
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
-    const Route& route =
-        routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
-    assert(route.table || victim != NONE || m.promotion != NO_PIECE_TYPE);  // a push needs `own`
-    if (!route.table) return DTM_DRAW;
+    const bool push = victim == NONE && m.promotion == NO_PIECE_TYPE;
+    const Route& route = routes_[size_t(key(side, victim, push ? NONE : m.promotion))];
+    if (route.in_part) return promoted_value(p, side, m, index);
+    if (!route.table && !push) return DTM_DRAW;  // bare kings
     Placement sub;
     auto next = route.first_slot;  // the next free slot of each (colour, type) in the table reached
     for (int s = 0; s < scheme_.men(); ++s) {
@@ -101,7 +104,34 @@ Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m) 
             route.flip ? flip_rank(sq) : sq;
     }
     const Color to_move = route.flip ? side : ~side;
-    return route.table->value(to_move, route.table->scheme.encode(sub));
+    const Table& table = route.table ? *route.table : pushed_slice(sub);
+    return table.value(to_move, table.scheme.encode(sub));
+}
+
+Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
+    assert(index != NO_INDEX);
+    // The arrays are by the pawn's square in the slice's first image.
+    PawnConfig pawns;
+    for (int s = 2; s < scheme_.men(); ++s)
+        if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
+            pawns.pawns[piece.color] |= square_bb(p.square[s]);
+    const Square from = pawns == scheme_.slice_config() ? m.from : apply_symmetry(MIRROR_FILE, m.from);
+    const PromotedValues* values = promotions_.find(side, from, m.promotion);
+    assert(values && "a promotion not read");
+    if (!values) std::abort();
+    return values->values->value(side, index);
+}
+
+const Table& ExitProbe::pushed_slice(const Placement& p) const {
+    PawnConfig pawns;
+    for (int s = 2; s < scheme_.men(); ++s)
+        if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
+            pawns.pawns[piece.color] |= square_bb(p.square[s]);
+    pawns = canonical_mirror(pawns);
+    for (const auto& slice : pushes_.slices)
+        if (slice->scheme.slice_config() == pawns) return *slice;
+    assert(false && "a push into a slice not read");
+    std::abort();
 }
 
 }  // namespace retro

@@ -9,35 +9,56 @@
 #include <vector>
 
 #include "chess/move.hpp"
+#include "solve/promotions.hpp"
 #include "store/table_source.hpp"
 
 namespace retro {
 
+// The slices of the pawn table being solved that its pushes reach, all solved before the slice that
+// pushes: the whole table with them in it, or those slices alone (Tables over their own index,
+// read back from the table's slice store).
+struct PushTargets {
+    const Table* whole = nullptr;
+    std::vector<std::shared_ptr<const Table>> slices;
+};
+
 class ExitProbe {
 public:
-    // Finds every table one capture or promotion away in `tables`; throws if one is missing. `own`
-    // is the table being solved, whose earlier slices the pushes reach (none for a pawnless one).
-    // The placements given to value_after are in the slots of `scheme`, which a table and its slices share.
-    ExitProbe(const IndexScheme& scheme, const TableSource& tables, const Table* own = nullptr);
+    // Finds every table one capture or promotion away in `tables`; throws if one is missing.
+    // `pushes` holds the slices the pushes reach (none for a pawnless table), `promotions` the values
+    // of the promotions that capture nothing when they are read in part (solve/promotions.hpp). The
+    // placements given to value_after are in the slots of `scheme`, which a table and its slices
+    // share.
+    ExitProbe(const IndexScheme& scheme, const TableSource& tables, PushTargets pushes = {},
+              PromotionTargets promotions = {});
 
-    // The value for the opponent (to move next) after the side to move in pos (placement p) plays m,
-    // which captures, promotes or pushes a pawn. A double push that allows en passant is worth the
-    // opponent's best reply, the en passant captures included.
-    Dtm value_after(const Position& pos, const Placement& p, const Move& m) const;
+    // The value for the opponent (to move next) after the side to move in pos (placement p, entry
+    // `index` of the scheme) plays m, which captures, promotes or pushes a pawn. A double push that
+    // allows en passant is worth the opponent's best reply, the en passant captures included. The
+    // index is needed only for promotions read in part.
+    Dtm value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index = NO_INDEX) const;
+    static constexpr uint64_t NO_INDEX = ~uint64_t(0);
 
 private:
     static constexpr int NONE = 6;  // no capture / no promotion, in the route key
     struct Route {
-        const Table* table = nullptr;  // nullptr: bare kings, a draw
+        const Table* table = nullptr;  // nullptr: bare kings, a draw (or a push, or read in part)
         bool flip = false;             // the sub-table holds this material with colours swapped
+        bool in_part = false;          // a promotion read in part
         std::array<int8_t, PIECE_TYPE_COUNT * 2> first_slot{};  // sub-table slot of (colour, type)
     };
     static int key(Color side, int victim, int promotion) { return (side * 7 + victim) * 7 + promotion; }
-    static void set_slots(Route& route, const Table& table);
+    static void set_slots(Route& route, const IndexScheme& scheme);
     // The value of the entry m reaches, for the opponent of `side`, en passant aside.
-    Dtm entry_value_after(const Placement& p, Color side, const Move& m) const;
+    Dtm entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const;
+    // The value of a promotion read in part, from entry `index` (placement p).
+    Dtm promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const;
+    // The slice of pushes_ that holds placement p (of this table, after a push).
+    const Table& pushed_slice(const Placement& p) const;
 
     const IndexScheme& scheme_;
+    PushTargets pushes_;
+    PromotionTargets promotions_;
     std::vector<std::shared_ptr<const Table>> keep_;
     std::array<Route, 2 * 7 * 7> routes_{};
 };

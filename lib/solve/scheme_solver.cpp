@@ -231,7 +231,9 @@ private:
     static bool leaves(const Entry& e, const Move& m) {
         return m.capture || m.promotion != NO_PIECE_TYPE || e.pos.type_on(m.from) == PAWN;
     }
-    Dtm exit_value(const Entry& e, const Move& m) const { return exits_.value_after(e.pos, e.placement, m); }
+    Dtm exit_value(const Entry& e, const Move& m) const {
+        return exits_.value_after(e.pos, e.placement, m, e.index);
+    }
 
     // Folds the value of one move that leaves the table into a win bound or a never-lost mark.
     static void fold_exit(Dtm reached, int& best_win, bool& drawn) {

@@ -1,5 +1,6 @@
 // The retrograde solver: exact distance to mate for both sides to move of one material. A pawn table
-// is solved slice by slice (index/pawn_slices.hpp), the most advanced pawns first, into one Table.
+// is solved slice by slice (index/pawn_slices.hpp), the most advanced pawns first: into one Table in
+// memory, or slice by slice into its slice store on disk (store/slice_store.hpp).
 #pragma once
 
 #include <atomic>
@@ -14,6 +15,7 @@
 #include "solve/entry_state.hpp"
 #include "solve/solve_error.hpp"
 #include "store/dtm.hpp"
+#include "store/slice_store.hpp"
 #include "store/table_source.hpp"
 
 namespace retro {
@@ -44,12 +46,28 @@ struct SolveOptions {
     // The plies ahead of the sweep whose distances the state codes hold (solve/entry_state.hpp);
     // tests narrow it to exercise the far codes.
     int window = state::WIDEST_WINDOW;
+    // A pawn table's solved slices stay on disk only, in its slice store (beside the checkpoint, or a
+    // temporary file), and each slice reads back the slices its pushes reach: memory holds the slice
+    // being solved, not the whole table. Off: the whole table is also kept in memory.
+    bool slices_on_disk = false;
+    // A pawn table's promotions that capture nothing (into tables of as many men) are read in part,
+    // slice by slice (solve/promotions.hpp), instead of loading the tables they reach whole.
+    bool promotions_in_part = false;
+};
+
+// A solved table: whole in memory, or (a pawn table solved with SolveOptions::slices_on_disk) in the
+// slice store its solver wrote, every slice in it.
+struct SolvedTable {
+    std::unique_ptr<Table> whole;
+    std::unique_ptr<SliceStore> slices;
 };
 
 // dir/KQvKR.checkpoint
 std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m);
 // The layer log kept beside a checkpoint (dir/KQvKR.layers): part of the solve in progress.
 std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint);
+// A pawn table's slice store kept beside a checkpoint (dir/KRPvKR.slices): the slices solved so far.
+std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint);
 
 // Bytes the solver holds at its peak for material m, sub-tables not included: a state byte per entry
 // and side of the table, or for a pawn table a value byte per entry and side of the table and a state
@@ -58,7 +76,11 @@ uint64_t solver_memory_estimate(const Material& m);
 
 // Solves material m (canonical). Every table one capture or promotion away must be in `subtables`.
 // The result does not depend on the number of threads.
+SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options = {});
+// The same, whole in memory (read back from the slice store when the slices were on disk).
 std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables,
                              const SolveOptions& options = {});
+// The whole table a slice store holds (every slice of its material).
+std::unique_ptr<Table> whole_table(const SliceStore& slices);
 
 }  // namespace retro

@@ -17,7 +17,10 @@ Table::Table(const Material& m) : scheme(m) {
 }
 
 Table::Table(const Material& m, Bytes&& bytes, LongValues&& long_values)
-    : scheme(m), bytes_(std::move(bytes)), long_(std::move(long_values)) {
+    : Table(IndexScheme(m), std::move(bytes), std::move(long_values)) {}
+
+Table::Table(const IndexScheme& scheme, Bytes&& bytes, LongValues&& long_values)
+    : scheme(scheme), bytes_(std::move(bytes)), long_(std::move(long_values)) {
     for (Color side : {WHITE, BLACK}) check_side(side);
 }
 

@@ -32,6 +32,9 @@ public:
     // is not held (a sub-table the solver reaches with one side to move only). Throws
     // std::invalid_argument when they do not match each other or the index.
     Table(const Material& m, Bytes&& bytes, LongValues&& long_values);
+    // The same over another index of the material: one slice of a pawn table (index/index_scheme.hpp),
+    // whose values the solver of its table keeps on disk and reads back a slice at a time.
+    Table(const IndexScheme& scheme, Bytes&& bytes, LongValues&& long_values);
 
     const Material& material() const { return scheme.material(); }
     uint64_t size() const { return scheme.size(); }

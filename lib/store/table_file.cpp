@@ -100,16 +100,18 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
         Color side;
     };
     const auto ranked = [&](const std::vector<size_t>& which, bool fast) {
+        // Every candidate of one sampled block one after the other: a pawn table read from its slice
+        // store then needs the block's slice once.
         std::vector<uint64_t> bytes(which.size() * sample.size());
         par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
-            const Sampled& s = sample[k % sample.size()];
-            bytes[k] = stored_bytes(s.side, s.block, candidates[which[k / sample.size()]], fast);
+            const Sampled& s = sample[k / which.size()];
+            bytes[k] = stored_bytes(s.side, s.block, candidates[which[k % which.size()]], fast);
         });
         std::vector<Scored> out;
         for (size_t w = 0; w < which.size(); ++w) {
             std::array<uint64_t, 2> per_side_bytes{0, 0};
             for (size_t k = 0; k < sample.size(); ++k)
-                per_side_bytes[sample[k].side] += bytes[w * sample.size() + k];
+                per_side_bytes[sample[k].side] += bytes[k * which.size() + w];
             if (keep == Sides::Both)
                 out.push_back({per_side_bytes[WHITE] + per_side_bytes[BLACK], which[w], WHITE});
             else
@@ -134,25 +136,31 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
     return layout(best.candidate, best.side);
 }
 
-// The orders write_file tries: the one asked for, every candidate, or the natural one.
-std::vector<DigitOrder> orders_to_try(const IndexScheme& scheme, const WriteOptions& options,
+// The orders write_file tries: the one asked for, every candidate, or the natural one; only those
+// the values can be read in (a pawn table from its slice store: the pawn digits first).
+std::vector<DigitOrder> orders_to_try(const TableValues& t, const WriteOptions& options,
                                       const std::string& name) {
-    const std::vector<uint64_t> radices = scheme.digit_radices();
+    const std::vector<uint64_t> radices = t.scheme().digit_radices();
+    std::vector<DigitOrder> candidates;
     if (!options.digit_order.empty()) {
         try {
-            return {DigitOrder(radices, options.digit_order)};
+            candidates.emplace_back(radices, options.digit_order);
         } catch (const std::invalid_argument& e) {
             throw StoreError(name + ": " + e.what());
         }
+    } else if (!options.search_digit_order) {
+        candidates.push_back(t.natural_order());
+    } else {
+        for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
     }
-    if (!options.search_digit_order) return {DigitOrder()};
-    std::vector<DigitOrder> candidates;
-    for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
+    std::erase_if(candidates, [&](const DigitOrder& o) { return !t.reads_in(o); });
+    if (candidates.empty())
+        throw StoreError(name + ": the values read from slices are stored with the pawn digits first");
     return candidates;
 }
 
-void write_file(const Table& t, const std::filesystem::path& path, Metric metric, const WriteOptions& options,
-                const EntryBits* settled) {
+void write_file(const TableValues& t, const std::filesystem::path& path, Metric metric,
+                const WriteOptions& options, const EntryBits* settled) {
     const std::string name = path.string();
     const uint32_t requested_block = options.block_entries;
     if (requested_block != 0 && !format::valid_block_entries(requested_block))
@@ -164,35 +172,44 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
                          " is above " + std::to_string(codec_max_level(options.codec)));
     if (options.min_bits < -1 || options.min_bits > 8) throw StoreError(name + ": min_bits must be -1 to 8");
     const int min_bits = options.min_bits >= 0 ? options.min_bits : metric == Metric::Dtm ? 8 : 2;
-    const uint64_t entries = t.scheme.size();
+    const IndexScheme& scheme = t.scheme();
+    const uint64_t entries = scheme.size();
 
-    auto value_of = [&](Color side, uint64_t i) -> uint16_t {
-        const Dtm v = t.value(side, i);
-        return metric == Metric::Dtm ? v : uint16_t(wdl_of(v));
-    };
+    auto value_of = [&](Dtm v) -> uint16_t { return metric == Metric::Dtm ? v : uint16_t(wdl_of(v)); };
 
     // Holes are entries of no legal position for their side to move; the reader never asks for them,
     // so they may take any value. Only drawn entries can be holes.
     // A cursor steps to each entry's placement: decoding every drawn entry took a quarter of
     // tbpack's time on KRBvKR.
-    auto is_hole = [&](Color side, const IndexCursor& at) {
-        return options.fill_holes && t.bytes(side)[at.index()] == Table::DRAW_BYTE &&
-               (!at.valid() || !is_legal_entry(entry_position(t.scheme, at.placement(), side)));
+    auto is_hole = [&](Color side, Dtm value, const IndexCursor& at) {
+        return options.fill_holes && value == DTM_DRAW &&
+               (!at.valid() || !is_legal_entry(entry_position(scheme, at.placement(), side)));
     };
 
-    // Pass 1, over chunks of 2^20 entries: count the bytes of all entries but holes (the long values
-    // are counted from their list).
-    using Histogram = std::array<uint64_t, 256>;
+    // Pass 1, over chunks of 2^20 entries in the order the values read fastest: count the values of
+    // all entries but holes (by byte, and the rare ones past a byte apart).
+    struct Histogram {
+        std::array<uint64_t, 256> bytes;
+        std::vector<Dtm> long_values;
+    };
     constexpr uint64_t CHUNK = 1 << 20;
     const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
     std::vector<Histogram> chunk_histogram(2 * chunks);
+    const DigitOrder pass_order = t.natural_order();
     par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
         const Color side = Color(c / chunks);
-        const uint64_t first = (c % chunks) * CHUNK, last = std::min(entries, first + CHUNK);
+        const uint64_t first = (c % chunks) * CHUNK, n = std::min(entries, first + CHUNK) - first;
         Histogram& hist = chunk_histogram[c];
-        hist.fill(0);
-        for (IndexCursor at(t.scheme, first); at.index() < last; at.next())
-            if (!is_hole(side, at)) ++hist[t.bytes(side)[at.index()]];
+        hist.bytes.fill(0);
+        std::vector<Dtm> values(n);
+        t.read(side, pass_order, first, n, values.data());
+        IndexCursor at(scheme, first, pass_order.order());
+        for (uint64_t i = 0; i < n; ++i, at.next()) {
+            if (is_hole(side, values[i], at)) continue;
+            const uint8_t byte = Table::byte_of(values[i]);
+            ++hist.bytes[byte];
+            if (byte == Table::LONG_BYTE) hist.long_values.push_back(values[i]);
+        }
     });
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
@@ -209,8 +226,9 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
             for (int byte = 0; byte < 256; ++byte)
                 if (byte != Table::LONG_BYTE)
                     total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
-                        chunk_histogram[c][size_t(byte)];
-        for (const Table::LongValue& l : t.long_values(Color(side))) ++total[l.value];
+                        chunk_histogram[c].bytes[size_t(byte)];
+        for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c)
+            for (const Dtm v : chunk_histogram[c].long_values) ++total[v];
         if (metric == Metric::Wdl) {  // the same counts, by win/draw/loss
             std::vector<uint64_t> by_wdl(total.size());
             for (size_t v = 0; v < total.size(); ++v) by_wdl[size_t(wdl_of(Dtm(v)))] += total[v];
@@ -260,11 +278,16 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         std::vector<uint16_t> codes(n);
         std::vector<Kind> kind(n);
         std::vector<uint64_t> takers(s.dictionary.size()), settled_by_code(s.dictionary.size());
-        IndexCursor at(t.scheme, uint64_t(j) * h.block_entries, order.order());
+        const uint64_t first = uint64_t(j) * h.block_entries;
+        std::vector<Dtm> values(n);
+        t.read(side, order, first, n, values.data());
+        IndexCursor at(scheme, first, order.order());
         for (uint32_t i = 0; i < n; ++i, at.next()) {
             const uint64_t idx = at.index();
-            kind[i] = is_hole(side, at) ? HOLE : settled && settled->test(side, idx) ? SETTLED : KEPT;
-            codes[i] = kind[i] == HOLE ? 0 : code[value_of(side, idx)];
+            kind[i] = is_hole(side, values[i], at)          ? HOLE
+                      : settled && settled->test(side, idx) ? SETTLED
+                                                            : KEPT;
+            codes[i] = kind[i] == HOLE ? 0 : code[value_of(values[i])];
             if (kind[i] == KEPT) ++takers[codes[i]];
             if (kind[i] == SETTLED) ++settled_by_code[codes[i]];
         }
@@ -287,7 +310,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
     };
     assert(options.keep == WriteOptions::Sides::Both || metric == Metric::Dtm);  // write_wdl keeps both
     const Layout layout = smallest_layout(
-        orders_to_try(t.scheme, options, name), per_side, options.keep,
+        orders_to_try(t, options, name), per_side, options.keep,
         [&](Color side, uint32_t j, const DigitOrder& o, bool fast) {
             const auto codes = block_codes(side, j, o);
             return compress(h.codec, fast ? std::min(level, codec_fast_level(h.codec)) : level, codes.data(),
@@ -304,7 +327,7 @@ void write_file(const Table& t, const std::filesystem::path& path, Metric metric
         }
         h.digit_order = order.order();
         if (order.natural()) {  // versions 4 and 5 always name their order
-            h.digit_order.resize(t.scheme.digit_radices().size());
+            h.digit_order.resize(scheme.digit_radices().size());
             std::iota(h.digit_order.begin(), h.digit_order.end(), uint8_t(0));
         }
     } else if (!order.natural()) {
@@ -385,15 +408,24 @@ std::set<std::string> table_file_names(const std::filesystem::path& dir) {
     return names;
 }
 
+void write_table(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options,
+                 const EntryBits* settled) {
+    write_file(values, path, Metric::Dtm, options, settled);
+}
+
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                  const EntryBits* settled) {
-    write_file(table, path, Metric::Dtm, options, settled);
+    write_table(TableInMemory(table), path, options, settled);
+}
+
+void write_wdl(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options) {
+    WriteOptions both = options;
+    both.keep = WriteOptions::Sides::Both;  // a bitbase is small, and its probes need no search
+    write_file(values, path, Metric::Wdl, both, nullptr);
 }
 
 void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
-    WriteOptions both = options;
-    both.keep = WriteOptions::Sides::Both;  // a bitbase is small, and its probes need no search
-    write_file(table, path, Metric::Wdl, both, nullptr);
+    write_wdl(TableInMemory(table), path, options);
 }
 
 StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides,

@@ -18,6 +18,7 @@
 #include "store/entry_bits.hpp"
 #include "store/store_error.hpp"
 #include "store/table.hpp"
+#include "store/table_values.hpp"
 #include "store/wdl.hpp"
 
 namespace retro {
@@ -78,6 +79,10 @@ struct WriteOptions {
 // (format version 5), which makes files far smaller; readers need the sub-tables then.
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {},
                  const EntryBits* settled = nullptr);
+// The same from values read a run at a time (a pawn table from its slice store, with the digit
+// orders it reads in: the pawn digits first).
+void write_table(const TableValues& values, const std::filesystem::path& path,
+                 const WriteOptions& options = {}, const EntryBits* settled = nullptr);
 
 // Reads and checks a whole table file (header, every block's checksum and codes). Holes (entries of
 // no legal position) may hold any value. Throws StoreError, also for the shipping form (one side to
@@ -104,6 +109,8 @@ bool table_file_valid(const std::filesystem::path& path);
 // The WDL bitbase of a solved table: win/draw/loss for the side to move, written like write_table
 // but always with both sides (options.keep is ignored).
 void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {});
+void write_wdl(const TableValues& values, const std::filesystem::path& path,
+               const WriteOptions& options = {});
 
 struct WdlTable {
     explicit WdlTable(const Material& m) : scheme(m) {}

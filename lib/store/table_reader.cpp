@@ -193,6 +193,24 @@ void TableReader::read_all(const BlockSink& sink, SideSet sides, const std::atom
     stopping.throw_if_skipped(name_);
 }
 
+void TableReader::read_values(Color side, uint64_t first, uint64_t n, uint16_t* out) const {
+    if (first + n > header_.entries_per_side || first + n < first)
+        throw std::out_of_range(name_ + ": entries beyond the table");
+    if (!header_.stores(side))
+        fail(std::string("the shipping form keeps no values for ") + color_name(side) + " to move");
+    const format::Side& s = header_.sides[side];
+    std::vector<uint8_t> codes;
+    for (uint64_t at = first; at < first + n;) {
+        const uint32_t b = header_.first_block(side) + uint32_t(at >> block_shift_);
+        codes.resize(header_.unpacked_bytes(b));
+        decode(b, read_stored(b), codes.data());
+        const uint64_t block_first = at & ~uint64_t(header_.block_entries - 1);
+        const uint64_t end = std::min(first + n, block_first + header_.entries_in_block(b));
+        for (; at < end; ++at)
+            *out++ = s.bits ? s.dictionary[code_at(codes.data(), s.bits, at - block_first)] : s.dictionary[0];
+    }
+}
+
 void TableReader::verify_all() const {
     par::parallel_for(uint32_t(0), header_.block_count, [&](uint32_t b) {
         const std::vector<uint8_t> stored = read_stored(b);

@@ -66,6 +66,10 @@ public:
     // raised, before the blocks not yet begun.
     void read_all(const BlockSink& sink, SideSet sides = BOTH_SIDES,
                   const std::atomic<bool>* stop = nullptr) const;
+    // The stored values of the n entries of `side` stored at positions [first, first + n) (in
+    // digit_order()), decompressing the blocks that hold them without caching them: a run read once.
+    // Throws StoreError like value().
+    void read_values(Color side, uint64_t first, uint64_t n, uint16_t* out) const;
     // Decompresses and checks every block without keeping them.
     void verify_all() const;
     // Checks the CRC of every block without decompressing (fast: catches any damage to the file;
