@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
 
         const uint64_t positions = 2 * IndexScheme(m).size();
         std::cerr << "tbbench " << m.name() << ": " << positions
-                  << " index entries (both sides to move), about " << format_bytes(solve_peak_bytes(m))
+                  << " index entries (both sides to move), about " << format_bytes(memory_plan(m).peak())
                   << " of memory; " << cores << " cores available (" << std::thread::hardware_concurrency()
                   << " hardware threads), load average " << load_average() << "\nthread counts:";
         for (int t : threads) std::cerr << ' ' << t;

@@ -93,6 +93,7 @@ struct GenerateArgs {
     WriteOptions write;
     double checkpoint_minutes = 5;
     std::optional<uint64_t> memory_limit;  // nullopt: MemAvailable; 0: none
+    std::optional<uint64_t> cache;         // nullopt: the memory limit
     std::string command_line;              // to print how to resume
 };
 
@@ -118,7 +119,7 @@ int generate(const GenerateArgs& a) {
     };
 
     const auto plan_start = std::chrono::steady_clock::now();
-    const JobPlan plan = make_plan(targets, a.dir);  // reads and checks every table file already there
+    JobPlan plan = make_plan(targets, a.dir);  // reads and checks every table file already there
     const double check_seconds = seconds_since(plan_start);
     int checkpoints = 0;
     for (const auto& t : plan.tables) checkpoints += t.has_checkpoint;
@@ -140,6 +141,13 @@ int generate(const GenerateArgs& a) {
     const std::string limit_text = limit == 0       ? "no limit"
                                    : a.memory_limit ? "limit " + format_bytes(limit) + " (--memory-limit)"
                                                     : "limit " + format_bytes(limit) + " (MemAvailable)";
+    plan.memory_limit = limit ? limit : UINT64_MAX;
+    // Half the limit by default: room for the page cache, and for the limit to be no more than an estimate.
+    plan.cache = a.cache ? *a.cache : limit ? limit / 2 : UINT64_MAX;
+    const std::string cache_text =
+        plan.cache == UINT64_MAX
+            ? "no cache limit"
+            : "cache " + format_bytes(plan.cache) + (a.cache ? " (--cache)" : " (half the limit)");
     std::optional<uint64_t> free_disk;
     std::error_code ec;
     std::filesystem::path existing = std::filesystem::absolute(a.dir);
@@ -150,8 +158,17 @@ int generate(const GenerateArgs& a) {
     if (plan.to_build() > 0) {
         const Material peak = *plan.peak_memory_table();
         say("estimated peak memory: " + format_bytes(plan.peak_memory()) + " while solving " + peak.name() +
-            " (solving or writing " + format_bytes(own_peak_bytes(peak)) + " + sub-tables " +
-            format_bytes(subtables_bytes(peak)) + "); " + limit_text);
+            " (" + plan.memory(peak).text() + "); " + limit_text + "; " + cache_text);
+        int lean = 0;
+        for (const auto& t : plan.tables) {
+            const MemoryPlan m = plan.memory(t.material);
+            lean += !t.complete && (m.slices_on_disk || m.promotions_in_part);
+        }
+        if (lean)
+            say(std::to_string(lean) +
+                (lean == 1 ? " pawn table keeps its solved slices on disk or reads its promotions"
+                           : " pawn tables keep their solved slices on disk or read their promotions") +
+                " in part to stay within the cache (slower; written self-contained)");
         say("estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
             format_bytes(plan.disk_total()) + " for all the tables of the job, checkpoints aside)" +
             (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));
@@ -259,8 +276,13 @@ int main(int argc, char** argv) {
         "at most this long between checkpoints of a table in progress (kept in the output directory)")(
         "memory-limit", po::value<std::string>(),
         "refuse a job whose estimated peak memory exceeds this (e.g. 16G; 0 = no limit; default: the "
-        "machine's available memory)")("no-disk-check",
-                                       "start even when the disk estimate exceeds the free space")(
+        "machine's available memory)")(
+        "cache", po::value<std::string>(),
+        "what a pawn table may hold besides the slice it solves and the tables its captures reach: its "
+        "solved slices and the tables its promotions reach, whole (e.g. 4G; default: half the memory "
+        "limit). "
+        "Beyond it the slices stay on disk and the promotions are read in part, slice by slice: slower, "
+        "in far less memory")("no-disk-check", "start even when the disk estimate exceeds the free space")(
         "log", po::value<std::string>(), "append a timestamped log here (default: OUTPUT/tbgen.log)")(
         "dry-run,n", "print the plan and the estimates, build nothing")(
         "json", "print statistics as one JSON object per table")("quiet,q", "no per-ply progress")(
@@ -305,6 +327,7 @@ int main(int argc, char** argv) {
             const std::string text = vm["memory-limit"].as<std::string>();
             a.memory_limit = text == "none" ? 0 : parse_bytes(text);
         }
+        if (vm.count("cache")) a.cache = parse_bytes(vm["cache"].as<std::string>());
         for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + shell_quote(argv[i]);
         return with_threads(threads, [&] { return generate(a); });
     } catch (const po::error& e) {

@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
     }
     std::vector<Row> rows;
     for (const Material& m : materials)
-        rows.push_back({m, m.has_pawns() ? pawn_configs(m).size() : 1, slice_peak(m), solve_peak_bytes(m)});
+        rows.push_back({m, m.has_pawns() ? pawn_configs(m).size() : 1, slice_peak(m), memory_plan(m).peak()});
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.peak.total() > b.peak.total(); });
     std::printf("%-9s %8s %11s %11s %11s %11s %11s %11s  %s\n", "table", "slices", "entries", "own",

@@ -9,6 +9,7 @@
 
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
+#include "index/pawn_slices.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/progress.hpp"
@@ -95,21 +96,56 @@ TEST(JobsPlan, EstimatesAddUp) {
     const uint64_t entries = IndexScheme(kqkr).size();
     EXPECT_EQ(table_memory_bytes(kqkr), 2 * entries);
     EXPECT_EQ(table_file_bytes_estimate(kqkr), 2 * entries * 2 / 5 + 65536);
-    // Writing holds the table and 2 bits per entry for the entries exits settle, more than the solver.
-    EXPECT_EQ(own_peak_bytes(kqkr), 2 * entries + 2 * 8 * ((entries + 63) / 64));
-    EXPECT_GT(own_peak_bytes(kqkr), solver_memory_estimate(kqkr));
-    // One side to move of each (Dependencies.ExitsReachOneSideToMoveOfEachSubTable).
+    // A pawnless table: its state, then while written the table and 2 bits per entry for the
+    // entries exits settle; one side to move of each sub-table (Dependencies.ExitsReachOneSideToMove...).
+    const MemoryPlan m = memory_plan(kqkr);
+    EXPECT_FALSE(m.slices_on_disk || m.promotions_in_part);
+    EXPECT_EQ(m.state, 2 * entries);
+    EXPECT_EQ(m.writing, 2 * entries + 2 * 8 * ((entries + 63) / 64));
     EXPECT_EQ(
-        subtables_bytes(kqkr),
+        m.captures,
         (table_memory_bytes(Material::parse("KQvK")) + table_memory_bytes(Material::parse("KRvK"))) / 2);
-    EXPECT_EQ(solve_peak_bytes(kqkr), own_peak_bytes(kqkr) + subtables_bytes(kqkr));
+    EXPECT_EQ(m.peak(), m.writing + m.captures);
     const JobPlan plan = make_plan({kqkr}, fs::temp_directory_path() / "retro_jobs_plan_none");
     ASSERT_EQ(plan.tables.size(), 3u);
     EXPECT_EQ(plan.peak_memory_table()->name(), "KQvKR");
-    EXPECT_EQ(plan.peak_memory(), solve_peak_bytes(kqkr));
+    EXPECT_EQ(plan.peak_memory(), m.peak());
     EXPECT_EQ(plan.entries_to_build(), 2 * (entries + IndexScheme(Material::parse("KQvK")).size() +
                                             IndexScheme(Material::parse("KRvK")).size()));
     EXPECT_GE(plan.disk_needed(), plan.disk_total());
+}
+
+// A pawn table holds its values and the tables its promotions reach whole while they fit the cache;
+// beyond it, its slices stay on disk (the slices pushes reach read back), then its promotions are
+// read in part too.
+TEST(JobsPlan, APawnTableStaysWithinItsCache) {
+    const Material m = Material::parse("KRPvKR");
+    const uint64_t table = table_memory_bytes(m), slice = slice_entries(m);
+    const uint64_t promotions =
+        (table_memory_bytes(Material::parse("KQRvKR")) + table_memory_bytes(Material::parse("KRRvKR")) +
+         table_memory_bytes(Material::parse("KRBvKR")) + table_memory_bytes(Material::parse("KRNvKR"))) /
+        2;
+    const MemoryPlan whole = memory_plan(m);
+    EXPECT_FALSE(whole.slices_on_disk || whole.promotions_in_part);
+    EXPECT_EQ(whole.state, 2 * slice);
+    EXPECT_EQ(whole.own, table);
+    EXPECT_EQ(whole.promotions, promotions);
+    EXPECT_EQ(whole.writing, table + 2 * 8 * ((table / 2 + 63) / 64));  // settled by exits
+
+    const MemoryPlan on_disk = memory_plan(m, promotions + 2 * slice);
+    EXPECT_TRUE(on_disk.slices_on_disk);
+    EXPECT_FALSE(on_disk.promotions_in_part);
+    EXPECT_EQ(on_disk.own, 2 * slice);      // a single and a double push
+    EXPECT_EQ(on_disk.writing, 4 * slice);  // a few slices read back
+
+    const MemoryPlan lean = memory_plan(m, 0);
+    EXPECT_TRUE(lean.slices_on_disk && lean.promotions_in_part);
+    EXPECT_EQ(lean.promotions, 4 * slice);
+    EXPECT_EQ(lean.peak(), lean.solving());
+    EXPECT_LT(lean.peak(), whole.peak() / 2);
+    EXPECT_EQ(lean.captures, whole.captures);
+    EXPECT_NE(lean.text().find("own slices read back"), std::string::npos) << lean.text();
+    EXPECT_NE(lean.text().find("promotions in part"), std::string::npos) << lean.text();
 }
 
 TEST(JobsPlan, RefusesWhatDoesNotFit) {
@@ -126,11 +162,44 @@ TEST(JobsPlan, RefusesWhatDoesNotFit) {
     EXPECT_NE(disk->find("disk"), std::string::npos) << *disk;
 }
 
-TEST(JobsPlan, EveryPawnlessSixManTableFitsThisMachine) {
-    // The default limit is MemAvailable; this machine has 24 GiB, about 23.2 available when idle.
-    const JobPlan plan = make_plan(materials_up_to(6), fs::temp_directory_path() / "retro_jobs_plan_none");
+// The tables a job reads in part are written self-contained: KPvKP's promotions into KQvKP and
+// the like, when KPvKP does not hold them whole (and KPvK's into KQvK).
+TEST(JobsPlan, KnowsWhichTablesAreReadInPart) {
+    JobPlan plan = make_plan({Material::parse("KPvKP")}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    EXPECT_FALSE(plan.read_in_part(Material::parse("KQvKP")));
+    plan.cache = 0;
+    for (const char* read : {"KQvKP", "KRvKP", "KBvKP", "KNvKP", "KQvK"})
+        EXPECT_TRUE(plan.read_in_part(Material::parse(read))) << read;
+    for (const char* whole : {"KPvK", "KPvKP"})
+        EXPECT_FALSE(plan.read_in_part(Material::parse(whole))) << whole;
+}
+
+TEST(JobsPlan, EverySixManTableFitsThisMachine) {
+    // The default limit is MemAvailable; this machine has 24 GiB, about 23.2 available when idle. The
+    // cache is half the limit by default.
+    JobPlan plan = make_plan(materials_up_to(6), fs::temp_directory_path() / "retro_jobs_plan_none");
     ASSERT_EQ(plan.to_build(), 510);
-    const auto fit = memory_fit(plan, parse_bytes("23.2G"));
+    const uint64_t limit = parse_bytes("23.2G");
+    plan.memory_limit = limit;
+    plan.cache = limit / 2;
+    EXPECT_FALSE(memory_fit(plan, limit));
+    EXPECT_FALSE(refusal(plan, limit, std::nullopt));
+    EXPECT_FALSE(plan.peak_memory_table()->has_pawns());  // KQRBNvK, KQBNvKB and their like
+    EXPECT_EQ(format_bytes(plan.peak_memory()), "14.7 GiB");
+    // Every pawn table within the pawnless peak; 186 need more whole, and are held in part.
+    int lean = 0;
+    for (const auto& t : plan.tables) {
+        const MemoryPlan m = plan.memory(t.material);
+        lean += m.slices_on_disk || m.promotions_in_part;
+        if (t.material.has_pawns()) {
+            EXPECT_LT(m.peak(), plan.peak_memory()) << t.material.name();
+        }
+    }
+    EXPECT_EQ(lean, 186);
+
+    // Without a cache or a limit everything is held whole, as before pawn tables were bounded by slices.
+    plan.cache = plan.memory_limit = UINT64_MAX;
+    const auto fit = memory_fit(plan, limit);
     ASSERT_TRUE(fit);
     EXPECT_NE(fit->find("every table without pawns (the largest, KQRBNvK, 14.7 GiB)"), std::string::npos)
         << *fit;

@@ -109,6 +109,13 @@ void pawn_moves(const Material& m, const PawnConfig& c, Color us, Square s, Reac
 
 }  // namespace
 
+int pawn_advance(const PawnConfig& c) {
+    int sum = 0;
+    for (Bitboard b = c.pawns[WHITE]; b;) sum += rank_of(pop_lsb(b));
+    for (Bitboard b = c.pawns[BLACK]; b;) sum += 7 - rank_of(pop_lsb(b));
+    return sum;
+}
+
 std::vector<PawnConfig> pawn_configs(const Material& m) {
     std::vector<PawnConfig> configs;
     for_each_subset(PAWN_RANKS, m.count(WHITE, PAWN), 0, [&](Bitboard white) {
@@ -117,15 +124,9 @@ std::vector<PawnConfig> pawn_configs(const Material& m) {
             if (canonical_mirror(c) == c) configs.push_back(c);
         });
     });
-    // Ranks advanced, summed over the pawns of both colours: a push adds one or two.
-    const auto advance = [](const PawnConfig& c) {
-        int sum = 0;
-        for (Bitboard b = c.pawns[WHITE]; b;) sum += rank_of(pop_lsb(b));
-        for (Bitboard b = c.pawns[BLACK]; b;) sum += 7 - rank_of(pop_lsb(b));
-        return sum;
-    };
-    std::stable_sort(configs.begin(), configs.end(),
-                     [&](const PawnConfig& a, const PawnConfig& b) { return advance(a) > advance(b); });
+    std::stable_sort(configs.begin(), configs.end(), [](const PawnConfig& a, const PawnConfig& b) {
+        return pawn_advance(a) > pawn_advance(b);
+    });
     return configs;
 }
 

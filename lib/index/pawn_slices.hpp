@@ -24,8 +24,12 @@ struct SliceReached {
     SideSet sides;
 };
 
+// Ranks advanced, summed over the pawns of both colours: a push adds one or two.
+int pawn_advance(const PawnConfig& c);
+
 // Every configuration of m's pawns, each the smaller of itself and its mirror image, the most
-// advanced first: a push reaches a configuration listed earlier, the order a solver by slices needs.
+// advanced first (pawn_advance): a push reaches a configuration listed earlier, the order a solver by
+// slices needs; the configurations of equal advance (a wave) cannot reach one another.
 std::vector<PawnConfig> pawn_configs(const Material& m);
 
 // Index entries per side to move of one slice of m (both mirror images: an upper bound), or of the

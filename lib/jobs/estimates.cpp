@@ -9,6 +9,7 @@
 
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
+#include "index/pawn_slices.hpp"
 #include "solve/solver.hpp"
 #include "store/entry_bits.hpp"
 
@@ -16,21 +17,68 @@ namespace retro {
 
 uint64_t table_memory_bytes(const Material& m) { return 2 * IndexScheme(m).size(); }
 
-uint64_t own_peak_bytes(const Material& m) {
-    // Writing holds the solved table and a bit per entry and side for the entries exits settle
-    // (solve/exit_settled.hpp): 2.25 bytes per entry, above the solver's own state for six men.
-    const uint64_t writing = table_memory_bytes(m) + 2 * 8 * EntryBits::words_for(IndexScheme(m).size());
-    return std::max(solver_memory_estimate(m), writing);
-}
+namespace {
 
-uint64_t subtables_bytes(const Material& m) {
-    uint64_t bytes = 0;  // a byte per entry of each side to move the exits reach
+// A byte per entry of each side to move of the tables that m's exits reach, those with as many men
+// as m (the promotions that capture nothing) or with fewer.
+uint64_t subtables_bytes(const Material& m, bool same_men) {
+    uint64_t bytes = 0;
     for (const auto& [sub, sides] : direct_subtable_sides(m))
-        bytes += table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides)));
+        if ((sub.total() == m.total()) == same_men)
+            bytes += table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides)));
     return bytes;
 }
 
-uint64_t solve_peak_bytes(const Material& m) { return own_peak_bytes(m) + subtables_bytes(m); }
+std::string bytes_text(const char* what, uint64_t bytes) {
+    return std::string(what) + " " + format_bytes(bytes);
+}
+
+}  // namespace
+
+uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(m); }
+
+MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit) {
+    MemoryPlan plan;
+    const uint64_t table = table_memory_bytes(m);
+    // Writing a table in memory holds it and a bit per entry and side for the entries exits settle
+    // (solve/exit_settled.hpp).
+    const uint64_t settled_bits = 2 * 8 * EntryBits::words_for(IndexScheme(m).size());
+    plan.captures = subtables_bytes(m, false);
+    if (!m.has_pawns()) {
+        plan.state = table;
+        plan.writing = table + settled_bits;
+        return plan;
+    }
+    const uint64_t slice = slice_entries(m);  // per side: both images
+    const uint64_t pawns = uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN));
+    plan.state = 2 * slice;
+    const uint64_t whole_promotions = subtables_bytes(m, true);
+    // Bounds over the slices: each pawn's single and double push reach a slice each (one side to
+    // move); each pawn on its seventh rank promotes four ways (one side).
+    const uint64_t pushed = 2 * pawns * slice, in_part = 4 * pawns * slice;
+    const struct {
+        bool on_disk, in_part;
+    } ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};  // the fastest first
+    for (const auto& way : ways) {
+        plan.slices_on_disk = way.on_disk;
+        plan.promotions_in_part = way.in_part;
+        plan.own = way.on_disk ? pushed : table;
+        plan.promotions = way.in_part ? in_part : whole_promotions;
+        const bool settled = !way.on_disk && !way.in_part;
+        plan.writing = way.on_disk ? writer_slice_cache_bytes(m) : table + (settled ? settled_bits : 0);
+        if (plan.own + plan.promotions <= cache && plan.peak() <= limit) break;
+    }
+    return plan;
+}
+
+std::string MemoryPlan::text() const {
+    std::string s = "solving " + format_bytes(solving()) + " (" + bytes_text("state", state);
+    if (own) s += ", " + bytes_text(slices_on_disk ? "own slices read back" : "own values", own);
+    if (promotions)
+        s += ", " + bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
+    s += ", " + bytes_text("captures", captures) + "), writing " + format_bytes(written());
+    return s;
+}
 
 uint64_t table_file_bytes_estimate(const Material& m) {
     // Compressed files measured 7-30% of a byte per entry and side (KRBvKR 7.2%, KQvKR 28.5%);
@@ -39,8 +87,11 @@ uint64_t table_file_bytes_estimate(const Material& m) {
 }
 
 uint64_t checkpoint_bytes_estimate(const Material& m) {
-    const uint64_t bytes = 4 * IndexScheme(m).size() + 4096;
-    return m.has_pawns() ? bytes + bytes / 8 : bytes;
+    // A state byte per entry and side and at most 2 bytes per entry and side in the layer log; a pawn
+    // table's of its largest slice, and its slice store: the slices solved, compressed to less than
+    // half a byte per entry and side (KRPvKR: TODO).
+    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + 4096;
+    return 4 * slice_entries(m) + table_memory_bytes(m) / 2 + 4096;
 }
 
 std::optional<uint64_t> available_memory_bytes() {

@@ -1,6 +1,7 @@
 // Memory and disk a generation job needs, estimated before anything is allocated.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -13,23 +14,42 @@ namespace retro {
 // Bytes a solved table takes in memory: one value byte per index entry and side to move.
 uint64_t table_memory_bytes(const Material& m);
 
-// Bytes held for m itself at its peak: the solver's own estimate, or, when larger, the solved table
-// and the bits of the entries exits settle while it is written.
-uint64_t own_peak_bytes(const Material& m);
-// Bytes of every table one capture or promotion away, which the solver and the writer keep in
-// memory (a job loads only those, table by table): a byte per entry of each side to move the exits
-// reach, mostly one side of each.
-uint64_t subtables_bytes(const Material& m);
-// Bytes held at the peak of solving and writing m: the two above.
-uint64_t solve_peak_bytes(const Material& m);
+// How a table is solved and written within a budget, `cache`, for what it holds besides the state
+// of the slice in progress and the tables its captures reach: a pawn table's own solved slices and
+// the tables its promotions reach. Held whole when they fit the cache and the whole peak fits
+// `limit`; else the slices stay on disk (each slice reads back those its pushes reach), then the
+// promotions are read in part, slice by slice (SolveOptions), which costs time; a table solved
+// either way is written self-contained. And the bytes held at each step: a byte per entry and side
+// of everything held.
+struct MemoryPlan {
+    bool slices_on_disk = false;
+    bool promotions_in_part = false;
+    uint64_t state = 0;       // the solver's state: the table's, or a pawn table's largest slice's
+    uint64_t own = 0;         // a pawn table's values: whole, or the slices a slice's pushes reach
+    uint64_t promotions = 0;  // the tables promotions reach: whole, or the largest slice's part
+    uint64_t captures = 0;    // the tables captures reach (and promotions that capture), whole
+    // While the file is written, besides the captures' tables (and the promotions' tables held
+    // whole): the table and the bits of the entries exits settle, or a few slices read back.
+    uint64_t writing = 0;
+
+    uint64_t solving() const { return state + own + promotions + captures; }
+    uint64_t written() const { return writing + captures + (promotions_in_part ? 0 : promotions); }
+    uint64_t peak() const { return std::max(solving(), written()); }
+    // "solving 1.52 GiB (state 261 MiB, own slices read back 261 MiB, promotions in part 521 MiB,
+    // captures 506 MiB), writing 1.01 GiB"
+    std::string text() const;
+};
+MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX);
+// The slices a table written from its slice store keeps read back: a few, for the blocks in flight.
+uint64_t writer_slice_cache_bytes(const Material& m);
 
 // Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see
 // docs/format.md): the job refuses to start when the disk is too small, so it must not undercount.
 uint64_t table_file_bytes_estimate(const Material& m);
 
 // Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
-// at most 2 bytes per entry and side in the log (KQvKR's took 0.36); pawn tables add their en
-// passant edges, a small fraction.
+// at most 2 bytes per entry and side in the log (KQvKR's took 0.36), for a pawn table of its
+// largest slice, with its slice store (the slices solved, compressed).
 uint64_t checkpoint_bytes_estimate(const Material& m);
 
 // MemAvailable from /proc/meminfo; nullopt when it cannot be read.

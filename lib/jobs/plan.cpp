@@ -87,15 +87,24 @@ std::optional<Material> JobPlan::peak_memory_table() const {
     uint64_t peak = 0;
     for (const auto& t : tables) {
         if (t.complete) continue;
-        const uint64_t bytes = solve_peak_bytes(t.material);
+        const uint64_t bytes = memory(t.material).peak();
         if (!best || bytes > peak) best = t.material, peak = bytes;
     }
     return best;
 }
 
+bool JobPlan::read_in_part(const Material& m) const {
+    for (const auto& t : tables) {
+        if (t.complete || t.material.total() != m.total() || !memory(t.material).promotions_in_part) continue;
+        for (const Material& sub : direct_subtables(t.material))
+            if (sub == m) return true;
+    }
+    return false;
+}
+
 uint64_t JobPlan::peak_memory() const {
     const auto m = peak_memory_table();
-    return m ? solve_peak_bytes(*m) : 0;
+    return m ? memory(*m).peak() : 0;
 }
 
 uint64_t JobPlan::disk_needed() const {
@@ -136,10 +145,9 @@ std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
     const uint64_t memory = plan.peak_memory();
     if (memory_limit && memory > memory_limit) {
         const Material m = *plan.peak_memory_table();
-        return "this job needs about " + format_bytes(memory) + " of memory at its peak (" + m.name() +
-               ": solving or writing " + format_bytes(own_peak_bytes(m)) + " + sub-tables " +
-               format_bytes(subtables_bytes(m)) + "), more than the limit of " + format_bytes(memory_limit) +
-               "; free memory, raise --memory-limit if you know better, or build fewer tables";
+        return "this job needs about " + format_bytes(memory) + " of memory at its peak (" + m.name() + ": " +
+               plan.memory(m).text() + "), more than the limit of " + format_bytes(memory_limit) +
+               "; free memory, raise --memory-limit if you know better, lower --cache, or build fewer tables";
     }
     const uint64_t disk = plan.disk_needed();
     if (free_disk && disk > *free_disk)
@@ -164,7 +172,7 @@ std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
     Group fit[2], over[2];  // [has pawns]
     for (const auto& t : plan.tables) {
         if (t.complete) continue;
-        const uint64_t bytes = solve_peak_bytes(t.material);
+        const uint64_t bytes = plan.memory(t.material).peak();
         (bytes <= limit ? fit : over)[t.material.has_pawns()].add(t.material, bytes);
     }
     const int over_count = over[0].count + over[1].count;

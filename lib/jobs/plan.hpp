@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "index/material.hpp"
+#include "jobs/estimates.hpp"
 
 namespace retro {
 
@@ -43,6 +44,11 @@ struct PlannedTable {
 struct JobPlan {
     std::filesystem::path dir;
     std::vector<PlannedTable> tables;  // dependency order: every table after all it needs
+    // What a pawn table may hold besides its slice in progress and its captures' tables (memory_plan
+    // in jobs/estimates.hpp): more makes it faster, less keeps its slices on disk and reads its
+    // promotions in part. No limit by default.
+    uint64_t cache = UINT64_MAX;
+    uint64_t memory_limit = UINT64_MAX;  // the job's: a table's way of holding must fit it too
 
     int to_build() const;
     // Index entries (both sides to move) of the tables still to build.
@@ -50,6 +56,11 @@ struct JobPlan {
     // The tables still to build, in order, with their index entries (both sides to move): the work
     // JobProgress counts.
     std::vector<std::pair<Material, uint64_t>> work() const;
+    // How a table is solved within the cache, and what it holds.
+    MemoryPlan memory(const Material& m) const { return memory_plan(m, cache, memory_limit); }
+    // Whether a table still to build reads m in part (its promotions into m, memory_plan): m is then
+    // written self-contained, as completing values settled by exits would cost a search per entry read.
+    bool read_in_part(const Material& m) const;
     // Peak bytes in memory over the tables still to build (each solved with only its direct
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;

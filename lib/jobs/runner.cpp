@@ -68,11 +68,14 @@ WriteOptions with_stop(const JobOptions& options) {
 }
 
 // Writes a table as the job asks, saying what it does: the search for exits, the start of the
-// compression, then where it stands every PROGRESS_LINE_SECONDS.
-void write_table_with_lines(const Table& table, const std::filesystem::path& file, const TableSource& tables,
+// compression, then where it stands every PROGRESS_LINE_SECONDS. A table held whole may be settled
+// by exits; one read back from its slice store is written self-contained.
+void write_table_with_lines(const SolvedTable& solved, const TableValues& values,
+                            const std::filesystem::path& file, const TableSource& tables, bool settle,
                             const JobOptions& options, const std::function<void(const std::string&)>& line) {
-    const std::string name = table.material().name();
+    const std::string name = values.material().name();
     WriteOptions write = with_stop(options);
+    write.settle_exits = write.settle_exits && settle && solved.whole;
     auto last_line = std::chrono::steady_clock::now();
     bool started = false;
     write.progress = [&](uint32_t done, uint32_t blocks) {
@@ -90,8 +93,18 @@ void write_table_with_lines(const Table& table, const std::filesystem::path& fil
         last_line = std::chrono::steady_clock::now();
     };
     write.settle_progress = percent_lines(name + ": searched the exits of", last_line, line);
-    if (write.settle_exits) line(name + ": settling values by exits (captures and promotions)");
-    write_settled_table(table, file, write, tables);
+    if (write.settle_exits) {
+        line(name + ": settling values by exits (captures and promotions)");
+        write_settled_table(*solved.whole, file, write, tables);
+    } else {
+        write_table(values, file, write);
+    }
+}
+
+// The values of a solved table as the writer and the statistics read them.
+std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material& m) {
+    if (solved.whole) return std::make_unique<TableInMemory>(*solved.whole);
+    return std::make_unique<SlicedValues>(*solved.slices, writer_slice_cache_bytes(m));
 }
 
 // One job's state while it runs: its progress, what it reports, what it has built.
@@ -163,10 +176,13 @@ bool JobRun::build(const PlannedTable& t) {
     remove_if_present(checkpoint.string() + ".tmp", options_.note);
     remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
 
+    const MemoryPlan memory = plan_.memory(m);
     std::string start("[");
     start += std::to_string(status_.table) + "/" + std::to_string(status_.tables) + "] " + m.name() +
              ": solving " + std::to_string(t.entries) + " entries per side, about " +
-             format_bytes(solve_peak_bytes(m)) + " of memory";
+             format_bytes(memory.peak()) + " of memory" +
+             (memory.slices_on_disk ? ", its slices on disk" : "") +
+             (memory.promotions_in_part ? ", its promotions read in part" : "");
     if (const auto e = progress_.expected_seconds(m, 2 * t.entries))
         start += ", expected ~" + format_duration(*e);
     report(start);
@@ -206,6 +222,8 @@ bool JobRun::build(const PlannedTable& t) {
         write_elapsed(checkpoint, ply, seconds_since(table_start));
     };
     solve_options.stop = options_.stop;
+    solve_options.slices_on_disk = memory.slices_on_disk;
+    solve_options.promotions_in_part = memory.promotions_in_part;
     const auto stopped_solving = [&](const std::string& where) {
         result_.interrupted = true;
         result_.stopped_at = where;
@@ -214,9 +232,9 @@ bool JobRun::build(const PlannedTable& t) {
                                                     : std::string("no checkpoint")));
         return false;
     };
-    std::shared_ptr<Table> table;
+    SolvedTable solved;
     try {
-        table = solve(m, tables, solve_options);
+        solved = solve_table(m, tables, solve_options);
     } catch (const SolveInterrupted& e) {
         return stopped_solving(e.what());
     } catch (const ReadStopped&) {  // a sub-table read whole takes a while
@@ -237,8 +255,10 @@ bool JobRun::build(const PlannedTable& t) {
     };
     const auto write_start = std::chrono::steady_clock::now();
     try {
-        write_table_with_lines(*table, file, tables, options_, table_line);
-        if (options_.wdl) write_wdl(*table, wdl_path(plan_.dir, m), with_stop(options_));
+        const auto values = values_of(solved, m);
+        const bool settle = !memory.promotions_in_part && !plan_.read_in_part(m);
+        write_table_with_lines(solved, *values, file, tables, settle, options_, table_line);
+        if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
     } catch (const WriteStopped&) {
         return stopped_writing();
     } catch (const ReadStopped&) {  // the exits read a sub-table's other side to move
@@ -255,8 +275,14 @@ bool JobRun::build(const PlannedTable& t) {
     report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
            file.string() + " written in " + format_duration(write_seconds) + " (" + format_bytes(bytes) +
            ")");
+    // A table solved into its slice store is read back from its file, whole when it is verified.
+    solved.slices.reset();
+    std::shared_ptr<const Table> table = std::move(solved.whole);
     if (options_.verify) {
-        tables.add(table);
+        if (table)
+            tables.add(table);
+        else
+            table = tables.find(m);
         table_line(m.name() + ": verifying by forward moves");
         auto last_line = std::chrono::steady_clock::now();
         VerifyResult v;
@@ -281,7 +307,7 @@ bool JobRun::build(const PlannedTable& t) {
     std::optional<TableStatistics> statistics;
     if (options_.statistics_of.contains(m)) {
         table_line(m.name() + ": counting its statistics");
-        statistics = compute_statistics(*table);
+        statistics = table ? compute_statistics(*table) : compute_statistics(*tables.values(m));
     }
     progress_.table_finished();
     const double table_seconds = seconds_since(table_start);  // solve, write, verify, statistics

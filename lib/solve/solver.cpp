@@ -46,14 +46,21 @@ void merge(const Table& slice, Table& table) {
 class TableSolver {
 public:
     TableSolver(const Material& m, const TableSource& tables, const SolveOptions& options)
-        : material_(m), tables_(tables), options_(options), start_(std::chrono::steady_clock::now()) {}
+        : material_(m),
+          tables_(tables),
+          options_(options),
+          in_wave_(options),
+          start_(std::chrono::steady_clock::now()) {
+        in_wave_.progress = nullptr;
+        in_wave_.checkpoint.clear();
+    }
 
     SolvedTable run() {
         auto resumed = resume();
         if (!material_.has_pawns()) {
             const IndexScheme scheme(material_);
             const ExitProbe exits(scheme, tables_);
-            auto values = solve_scheme(setup(scheme, exits, 0, material_.name(), true),
+            auto values = solve_scheme(setup(scheme, exits, 0, material_.name(), true, false),
                                        resumed ? std::move(resumed->state) : std::nullopt, std::move(log_));
             return {
                 std::make_unique<Table>(material_, std::move(values.bytes), std::move(values.long_values)),
@@ -129,8 +136,11 @@ private:
             options_.checkpoint_written(point(slice, state ? state->next_ply : 0));
     }
 
+    // How the sweeps of a scheme report and checkpoint: a pawnless table or a slice alone, or a small
+    // slice solved beside the others of its wave (no lines, no checkpoints, an anonymous layer log).
     SchemeSolve setup(const IndexScheme& scheme, const ExitProbe& exits, int slice, const std::string& label,
-                      bool report_plies) const {
+                      bool report_plies, bool in_wave) const {
+        if (in_wave) return {scheme, exits, in_wave_, label, false, start_, {}, {}};
         return {scheme,
                 exits,
                 options_,
@@ -145,7 +155,8 @@ private:
                 log_path()};
     }
 
-    // The slices in order, each solved before the next begins, which may reach it by a push.
+    // The slices in order, each solved before those its pushes reach. The slices of one wave (equal
+    // advance) cannot reach one another: small ones are solved side by side, a thread each.
     SolvedTable solve_slices(std::optional<Checkpoint>& resumed) {
         const auto configs = pawn_configs(material_);
         const int first = resumed ? resumed->slice : 0;
@@ -160,40 +171,88 @@ private:
             table = all_draws();
             for (int k = 0; k < first; ++k) merge(*store_->read(k), *table);
         }
-        const uint64_t line_every = std::max<uint64_t>(1, configs.size() / SLICE_LINES);
-        const bool few_slices = configs.size() <= SLICE_LINES;
-        for (int k = first; k < int(configs.size()); ++k) {
+        const int slices = int(configs.size());
+        const int line_every = std::max(1, slices / int(SLICE_LINES));
+        const bool few_slices = slices <= int(SLICE_LINES);
+        for (int k = first; k < slices;) {
             if (k > first && options_.stop && options_.stop->load()) {
                 if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
                 throw SolveInterrupted(material_.name() + ": stopped before slice " + std::to_string(k + 1));
             }
-            const IndexScheme scheme(material_, configs[k]);
-            const bool plies_reported = few_slices && scheme.size() >= LARGE_SLICE;
-            const std::string label = material_.name() + " slice " + std::to_string(k + 1) + " of " +
-                                      std::to_string(configs.size());
-            std::optional<SolverState> state;
-            if (k == first && resumed) state = std::move(resumed->state);
-            Table solved = [&] {
-                const ExitProbe exits(scheme, tables_, push_targets(configs[k], table.get()),
-                                      options_.promotions_in_part
-                                          ? read_promotions(scheme, tables_, options_.stop)
-                                          : PromotionTargets{});
-                auto values = solve_scheme(setup(scheme, exits, k, label, plies_reported), std::move(state),
-                                           std::move(log_));
-                return Table(scheme, std::move(values.bytes), std::move(values.long_values));
-            }();
-            if (store_) store_->append(k, solved);
-            if (table) merge(solved, *table);
-            if (options_.progress && ((k + 1) % line_every == 0 || k + 1 == int(configs.size())))
-                *options_.progress << label << " done, " << elapsed() << " s\n";
+            const bool resumed_here = k == first && resumed && resumed->state;
+            const int end = resumed_here ? k + 1 : wave_end(configs, k);
+            std::vector<Table> solved;
+            if (end - k == 1) {
+                std::optional<SolverState> state;
+                if (resumed_here) state = std::move(resumed->state);
+                const IndexScheme scheme(material_, configs[size_t(k)]);
+                solved.push_back(solve_slice(scheme, k, few_slices && scheme.size() >= LARGE_SLICE, false,
+                                             std::move(state), table.get()));
+            } else {
+                solved = solve_wave(configs, k, end, table.get());
+            }
+            for (int j = k; j < end; ++j) {
+                if (store_) store_->append(j, solved[size_t(j - k)]);
+                if (table) merge(solved[size_t(j - k)], *table);
+                if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
+                    *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
+            }
+            k = end;
         }
         // Every slice solved: a stop while the table is written resumes with the writing, and the layer
         // log of the last slice is done with.
-        if (!options_.checkpoint.empty() && first < int(configs.size())) {
-            checkpoint(int(configs.size()), nullptr);
+        if (!options_.checkpoint.empty() && first < slices) {
+            checkpoint(slices, nullptr);
             std::filesystem::remove(log_path());
         }
         return {std::move(table), options_.slices_on_disk ? std::move(store_) : nullptr};
+    }
+
+    std::string label(int k, int slices) const {
+        return material_.name() + " slice " + std::to_string(k + 1) + " of " + std::to_string(slices);
+    }
+
+    // The end of the slices to solve side by side from k: the rest of k's wave when its slices are
+    // small, else k alone (a large slice's loops are parallel themselves).
+    int wave_end(const std::vector<PawnConfig>& configs, int k) const {
+        if (IndexScheme(material_, configs[size_t(k)]).size() >= LARGE_SLICE) return k + 1;
+        int end = k + 1;
+        while (end < int(configs.size()) &&
+               pawn_advance(configs[size_t(end)]) == pawn_advance(configs[size_t(k)]))
+            ++end;
+        return end;
+    }
+
+    // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
+    Table solve_slice(const IndexScheme& scheme, int k, bool report_plies, bool in_wave,
+                      std::optional<SolverState> state, const Table* table) {
+        const SolveOptions& options = in_wave ? in_wave_ : options_;
+        const ExitProbe exits(
+            scheme, tables_, push_targets(scheme.slice_config(), table),
+            options.promotions_in_part ? read_promotions(scheme, tables_, options.stop) : PromotionTargets{});
+        const std::string name = label(k, int(pawn_configs(material_).size()));
+        auto values = solve_scheme(setup(scheme, exits, k, name, report_plies, in_wave), std::move(state),
+                                   in_wave ? nullptr : std::move(log_));
+        return Table(scheme, std::move(values.bytes), std::move(values.long_values));
+    }
+
+    // Solves the small slices [k, end) of one wave side by side, each by one thread, without
+    // checkpoints of their own: a stop drops the wave, which starts over when resumed.
+    std::vector<Table> solve_wave(const std::vector<PawnConfig>& configs, int k, int end,
+                                  const Table* table) {
+        std::vector<std::optional<Table>> solved(size_t(end - k));
+        try {
+            par::parallel_for(k, end, [&](int j) {
+                const IndexScheme scheme(material_, configs[size_t(j)]);
+                solved[size_t(j - k)].emplace(solve_slice(scheme, j, false, true, std::nullopt, table));
+            });
+        } catch (const SolveInterrupted&) {
+            if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
+            throw SolveInterrupted(material_.name() + ": stopped before slice " + std::to_string(k + 1));
+        }
+        std::vector<Table> out;
+        for (auto& t : solved) out.push_back(std::move(*t));
+        return out;
     }
 
     // The slices that the pushes of slice c reach: the whole table, or those slices read back.
@@ -223,6 +282,7 @@ private:
     const Material material_;
     const TableSource& tables_;
     const SolveOptions& options_;
+    SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints
     const std::chrono::steady_clock::time_point start_;
     std::unique_ptr<LayerLog> log_;      // of a resumed checkpoint
     std::unique_ptr<SliceStore> store_;  // a pawn table's solved slices on disk
@@ -240,11 +300,6 @@ std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint) {
 
 std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint) {
     return std::filesystem::path(checkpoint).replace_extension(".slices");
-}
-
-uint64_t solver_memory_estimate(const Material& m) {
-    const uint64_t entries = IndexScheme(m).size();  // one byte per entry and side to move
-    return m.has_pawns() ? 2 * (entries + slice_entries(m)) : 2 * entries;
 }
 
 SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options) {

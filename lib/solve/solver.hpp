@@ -69,11 +69,6 @@ std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint);
 // A pawn table's slice store kept beside a checkpoint (dir/KRPvKR.slices): the slices solved so far.
 std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint);
 
-// Bytes the solver holds at its peak for material m, sub-tables not included: a state byte per entry
-// and side of the table, or for a pawn table a value byte per entry and side of the table and a state
-// byte per entry and side of its largest slice.
-uint64_t solver_memory_estimate(const Material& m);
-
 // Solves material m (canonical). Every table one capture or promotion away must be in `subtables`.
 // The result does not depend on the number of threads.
 SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options = {});

@@ -1,14 +1,14 @@
 #include "solve/statistics.hpp"
 
-#include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 
-#include <atomic>
+#include <algorithm>
 #include <sstream>
 
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "store/table_values.hpp"
 
 namespace retro {
 
@@ -38,58 +38,75 @@ void SideStatistics::count(Dtm v, uint64_t weight) {
 
 namespace {
 
-// The first legal entry of side with this value, as a FEN (a table read from a file may hold any
-// value in its holes).
-std::string first_fen_with(const Table& table, Color side, int value) {
-    if (value < 0) return "";
-    std::atomic<uint64_t> first{UINT64_MAX};
-    par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 16), [&](const auto& r) {
-        Position pos;
-        for (uint64_t i = r.begin(); i < r.end() && i < first.load(std::memory_order_relaxed); ++i) {
-            if (table.value(side, i) != value || !decode_legal(table.scheme, i, side, pos)) continue;
-            uint64_t seen = first.load(std::memory_order_relaxed);
-            while (i < seen && !first.compare_exchange_weak(seen, i)) {
-            }
-            return;
-        }
-    });
+// One thread's counts, and the first (lowest) index of each value met.
+struct Partial {
+    SideStatistics counts;
+    std::vector<uint64_t> first;  // by value, as histogram
+    void count(uint64_t idx, Dtm v, uint64_t weight) {
+        counts.count(v, weight);
+        if (is_draw(v)) return;
+        if (v >= first.size()) first.resize(size_t(v) + 1, UINT64_MAX);
+        first[v] = std::min(first[v], idx);
+    }
+};
+
+// The FEN of entry idx with `side` to move ("" for none).
+std::string fen_of(const IndexScheme& scheme, uint64_t idx, Color side) {
+    if (idx == UINT64_MAX) return "";
     Position pos;
-    decode_legal(table.scheme, first, side, pos);
+    pos.set_side_to_move(side);
+    scheme.decode(idx, pos);
     return pos.fen();
 }
 
 }  // namespace
 
-TableStatistics compute_statistics(const Table& table) {
+TableStatistics compute_statistics(const TableValues& table) {
+    const IndexScheme& scheme = table.scheme();
     TableStatistics out;
     out.material = table.material();
-    out.entries_per_side = table.scheme.size();
+    out.entries_per_side = scheme.size();
+    // Runs in the order the values read fastest (a pawn table on disk: slice by slice).
+    constexpr uint64_t RUN = 1 << 16;
+    const DigitOrder order = table.natural_order();
+    const uint64_t runs = (scheme.size() + RUN - 1) / RUN;
     for (Color side : {WHITE, BLACK}) {
-        tbb::combinable<SideStatistics> partial;
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 14), [&](const auto& r) {
-            SideStatistics& s = partial.local();
-            for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
-                                 [&](uint64_t i, const Placement&, const Position& pos) {
-                                     const uint64_t w = uint64_t(table.scheme.weight(pos));
-                                     const Dtm v = table.value(side, i);
-                                     s.count(v, w);
-                                     if (is_draw(v) && !pos.in_check(side) && !has_legal_move(pos))
-                                         s.stalemates += w;
-                                 });
+        tbb::combinable<Partial> partial;
+        par::parallel_for(uint64_t(0), runs, [&](uint64_t r) {
+            Partial& p = partial.local();
+            const uint64_t first = r * RUN, n = std::min(RUN, scheme.size() - first);
+            std::vector<Dtm> values(n);
+            table.read(side, order, first, n, values.data());
+            IndexCursor at(scheme, first, order.order());
+            for (uint64_t k = 0; k < n; ++k, at.next()) {
+                if (!at.valid()) continue;
+                const Position pos = entry_position(scheme, at.placement(), side);
+                if (!is_legal_entry(pos)) continue;
+                const uint64_t w = uint64_t(scheme.weight(pos));
+                p.count(at.index(), values[k], w);
+                if (is_draw(values[k]) && !pos.in_check(side) && !has_legal_move(pos))
+                    p.counts.stalemates += w;
+            }
         });
-        partial.combine_each([&](const SideStatistics& s) {
-            auto& t = out.side[side];
+        auto& t = out.side[side];
+        std::vector<uint64_t> first;
+        partial.combine_each([&](const Partial& p) {
+            const SideStatistics& s = p.counts;
             t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
             t.checkmates += s.checkmates, t.stalemates += s.stalemates;
             if (s.histogram.size() > t.histogram.size()) t.histogram.resize(s.histogram.size());
             for (size_t v = 0; v < s.histogram.size(); ++v) t.histogram[v] += s.histogram[v];
+            if (p.first.size() > first.size()) first.resize(p.first.size(), UINT64_MAX);
+            for (size_t v = 0; v < p.first.size(); ++v) first[v] = std::min(first[v], p.first[v]);
         });
-        auto& t = out.side[side];
-        t.longest_win_fen = first_fen_with(table, side, t.longest_win());
-        t.longest_loss_fen = first_fen_with(table, side, t.longest_loss());
+        const auto first_of = [&](int v) { return v < 0 ? UINT64_MAX : first[size_t(v)]; };
+        t.longest_win_fen = fen_of(scheme, first_of(t.longest_win()), side);
+        t.longest_loss_fen = fen_of(scheme, first_of(t.longest_loss()), side);
     }
     return out;
 }
+
+TableStatistics compute_statistics(const Table& table) { return compute_statistics(TableInMemory(table)); }
 
 std::string format_histogram(const SideStatistics& s) {
     std::ostringstream out;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "store/table.hpp"
+#include "store/table_values.hpp"
 
 namespace retro {
 
@@ -28,6 +29,8 @@ struct TableStatistics {
 };
 
 TableStatistics compute_statistics(const Table& table);
+// The same read a run at a time (a pawn table from its slice store).
+TableStatistics compute_statistics(const TableValues& table);
 
 std::string format_text(const TableStatistics& s);
 std::string format_json(const TableStatistics& s);
