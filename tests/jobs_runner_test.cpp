@@ -74,12 +74,14 @@ protected:
 };
 
 // Options that stop the job after the tenth of KPvK's 24 slices (only the stop writes a checkpoint).
-JobOptions stopping_after_slice_10_of_kpvk(std::atomic<bool>& stop) {
+// KPvK's 24 slices of 3612 entries are solved four at a time, a wave of equal advance each: the stop
+// comes after the third wave, before slice 13.
+JobOptions stopping_after_slice_12_of_kpvk(std::atomic<bool>& stop) {
     JobOptions options;
     options.stop = &stop;
     options.checkpoint_seconds = 1e9;
     options.solver_line = [&stop](const std::string& line) {
-        if (line.starts_with("KPvK slice 10 of 24 done")) stop = true;
+        if (line.starts_with("KPvK slice 12 of 24 done")) stop = true;
     };
     return options;
 }
@@ -213,7 +215,7 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const fs::path dir = base_ / "stopped";
     fs::create_directories(dir);
     std::atomic<bool> stop{false};
-    JobOptions options = stopping_after_slice_10_of_kpvk(stop);
+    JobOptions options = stopping_after_slice_12_of_kpvk(stop);
     const JobResult first = run_job(make_plan(KPK, dir), options);
     EXPECT_TRUE(first.interrupted);
     EXPECT_EQ(first.built.size(), 4u);  // the sub-tables are done
@@ -227,13 +229,13 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_TRUE(none.interrupted);
     EXPECT_TRUE(none.built.empty());
 
-    // Beside the checkpoint, the point it resumes at (slice 11, ply 0) and the seconds spent so far.
+    // Beside the checkpoint, the point it resumes at (slice 13, ply 0) and the seconds spent so far.
     // Pretend they were 1000: the resumed table's time and its line in tbgen.times must count them.
     const fs::path elapsed = checkpoint.string() + ".seconds";
     SolvePoint point = -1;
     double seconds = -1;
     ASSERT_TRUE(std::ifstream(elapsed) >> point >> seconds) << "no " << elapsed;
-    EXPECT_EQ(point, SolvePoint(10) << 32);
+    EXPECT_EQ(point, SolvePoint(12) << 32);
     EXPECT_GE(seconds, 0);
     std::ofstream(elapsed) << point << " 1000\n";
 
@@ -243,7 +245,7 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_TRUE(plan.tables.back().has_checkpoint);
     bool resumed = false;
     options.report = [&](const std::string& line) {
-        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at slice 11, ply 0") &&
+        resumed |= line.starts_with("KPvK: resuming from " + checkpoint.string() + " at slice 13, ply 0") &&
                    line.ends_with("(16 min 40 s spent on it before)");
     };
     const JobResult second = run_job(plan, options);
@@ -381,7 +383,7 @@ TEST_F(JobsRunner, AResumedTableWithoutItsEarlierTimeIsNotTimed) {
     const fs::path dir = base_ / "untimed";
     fs::create_directories(dir);
     std::atomic<bool> stop{false};
-    JobOptions options = stopping_after_slice_10_of_kpvk(stop);
+    JobOptions options = stopping_after_slice_12_of_kpvk(stop);
     ASSERT_TRUE(run_job(make_plan(KPK, dir), options).interrupted);
     const fs::path elapsed = checkpoint_path(dir, Material::parse("KPvK")).string() + ".seconds";
     ASSERT_TRUE(fs::exists(elapsed));
@@ -454,9 +456,10 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
 }
 
 TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
-    // A pawn table stopped inside a slice (KPvK's sixth, at its third ply) and resumed there, from
-    // the slice's state and layer log and the values of the five slices before it.
-    const Material m = Material::parse("KPvK");
+    // A pawn table stopped inside a slice (KRPvK's sixth, at its third ply: slices of 224 K entries
+    // are solved one at a time) and resumed there, from the slice's state and layer log and the
+    // five slices before it in the slice store.
+    const Material m = Material::parse("KRPvK");
     std::vector<std::string> subs;
     for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
     const Tablebase& tables = retro::test::solved_tables(subs);
@@ -481,8 +484,8 @@ TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
     stop = false;
     const auto resumed = solve(m, tables, options);
     EXPECT_EQ(resumed_at, stopped_at);
-    fs::remove(checkpoint);
-    fs::remove(layer_log_path(checkpoint));
+    for (const fs::path& p : {checkpoint, layer_log_path(checkpoint), slice_store_path(checkpoint)})
+        fs::remove(p);
     EXPECT_TRUE(*resumed == *solve(m, tables));
 }
 

@@ -330,28 +330,31 @@ TEST_F(TbgenCli, CheckpointWithoutItsLayerLogIsSetAside) {
 }
 
 // With a cache too small for anything, a pawn table keeps its solved slices on disk and reads its
-// promotions in part, and its files are written self-contained, as are the tables it reads in part;
-// the values are those of a job that holds everything whole.
+// promotions in part, and its file is written self-contained with its pawn digits first, as are the
+// tables it reads in part; the values are those of a job that holds everything whole.
 TEST_F(TbgenCli, ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart) {
     const fs::path whole = dir_ / "whole", lean = dir_ / "lean";
-    const Outcome a = tbgen("KPvKP -q -o " + whole.string());
+    const Outcome a = tbgen("KQvKP -q --codec zstd --level 1 -o " + whole.string());
     ASSERT_EQ(a.status, 0) << a.err;
     EXPECT_EQ(a.err.find("read in part"), std::string::npos) << a.err;
-    const Outcome b = tbgen("KPvKP -q --cache 1 -o " + lean.string());
+    const Outcome b = tbgen("KQvKP -q --codec zstd --level 1 --cache 1 -o " + lean.string());
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_NE(b.err.find("cache 1 B (--cache)"), std::string::npos) << b.err;
-    EXPECT_NE(b.err.find("KPvKP: solving 4161024 entries per side, about 134 KiB of memory"),
+    EXPECT_NE(b.err.find("KQvKP: solving 5374656 entries per side, about 1.90 MiB of memory"),
               std::string::npos)
         << b.err;
     EXPECT_NE(b.err.find("its slices on disk, its promotions read in part"), std::string::npos) << b.err;
     const Outcome diff = test::run_app("tbdiff", whole.string() + " " + lean.string(), dir_);
     EXPECT_EQ(diff.status, 0) << diff.out << diff.err;
-    EXPECT_NE(diff.out.find("identical"), std::string::npos) << diff.out;
-    for (const char* name : {"KPvKP", "KQvKP", "KRvKP"}) {
+    EXPECT_NE(diff.out.find("tables: 10 identical, 0 different"), std::string::npos) << diff.out;
+    for (const char* name : {"KQvKP", "KQvKQ", "KPvK", "KQvK"}) {
         const TableReader reader(table_path(lean, Material::parse(name)), format::Metric::Dtm);
         EXPECT_FALSE(reader.header().exits_settled()) << name;
+        if (reader.material().has_pawns()) {
+            EXPECT_TRUE(pawn_digits_lead(reader.scheme(), reader.digit_order())) << name;
+        }
     }
-    EXPECT_TRUE(TableReader(table_path(whole, Material::parse("KPvKP")), format::Metric::Dtm)
+    EXPECT_TRUE(TableReader(table_path(whole, Material::parse("KQvKP")), format::Metric::Dtm)
                     .header()
                     .exits_settled());
     EXPECT_TRUE(files(lean, ".slices").empty());

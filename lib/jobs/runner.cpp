@@ -72,10 +72,12 @@ WriteOptions with_stop(const JobOptions& options) {
 // by exits; one read back from its slice store is written self-contained.
 void write_table_with_lines(const SolvedTable& solved, const TableValues& values,
                             const std::filesystem::path& file, const TableSource& tables, bool settle,
-                            const JobOptions& options, const std::function<void(const std::string&)>& line) {
+                            bool pawn_digits_first, const JobOptions& options,
+                            const std::function<void(const std::string&)>& line) {
     const std::string name = values.material().name();
     WriteOptions write = with_stop(options);
     write.settle_exits = write.settle_exits && settle && solved.whole;
+    write.pawn_digits_first = pawn_digits_first;
     auto last_line = std::chrono::steady_clock::now();
     bool started = false;
     write.progress = [&](uint32_t done, uint32_t blocks) {
@@ -256,8 +258,10 @@ bool JobRun::build(const PlannedTable& t) {
     const auto write_start = std::chrono::steady_clock::now();
     try {
         const auto values = values_of(solved, m);
-        const bool settle = !memory.promotions_in_part && !plan_.read_in_part(m);
-        write_table_with_lines(solved, *values, file, tables, settle, options_, table_line);
+        // A table read in part by a later one: self-contained, its pawns' entries together.
+        const bool read_in_part = plan_.read_in_part(m);
+        write_table_with_lines(solved, *values, file, tables, !memory.promotions_in_part && !read_in_part,
+                               read_in_part, options_, table_line);
         if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
     } catch (const WriteStopped&) {
         return stopped_writing();

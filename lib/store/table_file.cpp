@@ -153,9 +153,14 @@ std::vector<DigitOrder> orders_to_try(const TableValues& t, const WriteOptions& 
     } else {
         for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
     }
-    std::erase_if(candidates, [&](const DigitOrder& o) { return !t.reads_in(o); });
+    const bool pawns = t.material().has_pawns();
+    std::erase_if(candidates, [&](const DigitOrder& o) {
+        return !t.reads_in(o) || (options.pawn_digits_first && pawns && !pawn_digits_lead(t.scheme(), o));
+    });
     if (candidates.empty())
-        throw StoreError(name + ": the values read from slices are stored with the pawn digits first");
+        throw StoreError(name +
+                         ": no digit order to store the entries in: a table with pawns read from "
+                         "its slices, or asked for its pawn digits first, stores them first");
     return candidates;
 }
 

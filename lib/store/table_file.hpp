@@ -49,6 +49,10 @@ struct WriteOptions {
     bool search_digit_order = true;
     // This order instead (order[k]: the index digit stored k-th most significant), when not empty.
     std::vector<uint8_t> digit_order{};
+    // A pawn table's pawn digits first (any order among themselves): the entries with the same pawns
+    // then stand together, and a table that promotes into this one reads only those it reaches
+    // (solve/promotions.hpp). Costs 0-10% of the bytes of 4-man pawn tables (docs/format.md).
+    bool pawn_digits_first = false;
     // The shipping form (format version 4, DTM tables only) keeps the values of one side to move;
     // Tablebase rebuilds the other's by a one-ply search over the kept side and the sub-tables.
     // Smaller keeps the side whose sample of blocks compresses smaller.
