@@ -3,6 +3,7 @@
 // promotion and push of random positions.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -138,33 +139,47 @@ std::vector<std::shared_ptr<const Table>> slices_of(const Table& whole) {
 
 }  // namespace
 
-// Pushes read the table being solved (`own`, here scrambled as well), whole or as the slices it
-// reaches: a double push that allows en passant is worth the opponent's best reply, as
-// Tablebase::probe of the position with the en passant right says, also when the capture is their
-// only move.
+// Pushes read the slices of the table being solved (`own`, here scrambled as well) by a step from
+// the pushing entry's index in its slice: a double push that allows en passant is worth the
+// opponent's best reply, as Tablebase::probe of the position with the en passant right says, also
+// when the capture is their only move.
 TEST(ExitProbePushes, MatchProbeAfterTheMove) {
     const Material m = Material::parse("KPvKP");
     auto tables = scrambled_subtables(m);
     const auto own = scrambled(m);
     tables->add(own);
-    const IndexScheme scheme(m);
-    for (const PushTargets& targets : {PushTargets{own.get(), {}}, PushTargets{nullptr, slices_of(*own)}}) {
-        const ExitProbe exits(scheme, *tables, targets);
-        int pushes = 0, en_passant = 0;
-        for (const Position& pos : sample_positions(m, 20000, EnPassant::Excluded)) {
-            const Placement p = scheme.to_placement(pos);
-            MoveList moves;
-            generate_legal_moves(pos, moves);
-            for (const Move& mv : moves) {
-                if (mv.capture || mv.promotion != NO_PIECE_TYPE || pos.type_on(mv.from) != PAWN) continue;
-                const Position next = make_move(pos, mv);
-                ASSERT_EQ(int(exits.value_after(pos, p, mv)), int(tables->probe(next)))
-                    << pos.fen() << " " << to_uci(mv) << (targets.whole ? "" : " (slices)");
-                ++pushes;
-                en_passant += next.ep_square() != NO_SQUARE;
-            }
+    const PushTargets slices = slices_of(*own);
+    struct Slice {
+        std::unique_ptr<IndexScheme> scheme;
+        std::unique_ptr<ExitProbe> exits;
+    };
+    std::map<PawnConfig, Slice> probes;  // one per slice sampled
+    int pushes = 0, en_passant = 0;
+    for (const Position& sampled : sample_positions(m, 20000, EnPassant::Excluded)) {
+        const PawnConfig name =
+            canonical_mirror({{sampled.pieces(WHITE, PAWN), sampled.pieces(BLACK, PAWN)}});
+        Slice& slice = probes[name];
+        if (!slice.scheme) {
+            slice.scheme = std::make_unique<IndexScheme>(m, name);
+            slice.exits = std::make_unique<ExitProbe>(*slice.scheme, *tables, slices);
         }
-        EXPECT_GT(pushes, 10000);
-        EXPECT_GT(en_passant, 100);
+        // The sampled position's entry in its slice, in the slice's orientation.
+        const uint64_t index = slice.scheme->encode(sampled);
+        Placement p;
+        ASSERT_TRUE(slice.scheme->decode(index, p));
+        Position pos = slice.scheme->to_position(p);
+        pos.set_side_to_move(sampled.side_to_move());
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        for (const Move& mv : moves) {
+            if (mv.capture || mv.promotion != NO_PIECE_TYPE || pos.type_on(mv.from) != PAWN) continue;
+            const Position next = make_move(pos, mv);
+            ASSERT_EQ(int(slice.exits->value_after(pos, p, mv, index)), int(tables->probe(next)))
+                << pos.fen() << " " << to_uci(mv);
+            ++pushes;
+            en_passant += next.ep_square() != NO_SQUARE;
+        }
     }
+    EXPECT_GT(pushes, 10000);
+    EXPECT_GT(en_passant, 100);
 }

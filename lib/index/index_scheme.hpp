@@ -76,6 +76,12 @@ public:
     uint64_t table_index(uint64_t idx) const;
     // In a slice: its pawns in its first image (canonical_mirror), the slice's name.
     const PawnConfig& slice_config() const { return images_[0]; }
+    // In a slice: the entry with the kings and pieces of entry idx of any slice of the same table
+    // (its pawns elsewhere) and the pawns of this slice's image `image`: a push's index, a step.
+    uint64_t with_image(uint64_t idx, int image) const {
+        const uint64_t block = size_ / pair_radix_, pairs = uint64_t(kings_->count);
+        return (uint64_t(image) * pairs + idx / block % pairs) * block + idx % block;
+    }
 
     // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
     // men or the non-canonical twin of another entry.

@@ -20,6 +20,10 @@ namespace retro::par {
 // make(i) -> T, for any i, on any thread; use(T&&) in the order of i, one call at a time.
 template <class Make, class Use>
 void ordered_pipeline(uint64_t count, size_t in_flight, const Make& make, const Use& use) {
+    if (count <= 1) {  // nothing to overlap: a small slice's layer, swept thousands of times
+        if (count == 1) use(make(0));
+        return;
+    }
     using T = decltype(make(uint64_t(0)));
     uint64_t next = 0;
     std::exception_ptr error;

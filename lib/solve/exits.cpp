@@ -20,11 +20,7 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, PushT
         for (int victim = QUEEN; victim <= NONE; ++victim)
             for (int promotion : {int(QUEEN), int(ROOK), int(BISHOP), int(KNIGHT), NONE}) {
                 Route& route = routes_[size_t(key(side, victim, promotion))];
-                if (victim == NONE && promotion == NONE) {  // a push, into an earlier slice
-                    route.table = pushes_.whole;            // else pushed_slice() finds the slice
-                    set_slots(route, scheme);
-                    continue;
-                }
+                if (victim == NONE && promotion == NONE) continue;  // a push: pushed_value()
                 if (victim != NONE && !m.count(~side, PieceType(victim))) continue;
                 if (promotion != NONE && (!m.count(side, PAWN) || victim == PAWN)) continue;
                 if (promotion != NONE && victim == NONE && promotions_.in_part) {
@@ -85,10 +81,11 @@ Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, 
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
-    const bool push = victim == NONE && m.promotion == NO_PIECE_TYPE;
-    const Route& route = routes_[size_t(key(side, victim, push ? NONE : m.promotion))];
+    if (victim == NONE && m.promotion == NO_PIECE_TYPE) return pushed_value(p, side, m, index);
+    const Route& route =
+        routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
     if (route.in_part) return promoted_value(p, side, m, index);
-    if (!route.table && !push) return DTM_DRAW;  // bare kings
+    if (!route.table) return DTM_DRAW;  // bare kings
     Placement sub;
     auto next = route.first_slot;  // the next free slot of each (colour, type) in the table reached
     for (int s = 0; s < scheme_.men(); ++s) {
@@ -104,8 +101,7 @@ Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, 
             route.flip ? flip_rank(sq) : sq;
     }
     const Color to_move = route.flip ? side : ~side;
-    const Table& table = route.table ? *route.table : pushed_slice(sub);
-    return table.value(to_move, table.scheme.encode(sub));
+    return route.table->value(to_move, route.table->scheme.encode(sub));
 }
 
 Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
@@ -122,14 +118,16 @@ Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uin
     return values->values->value(side, index);
 }
 
-const Table& ExitProbe::pushed_slice(const Placement& p) const {
+Dtm ExitProbe::pushed_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
+    assert(index != NO_INDEX && scheme_.is_slice());
     PawnConfig pawns;
     for (int s = 2; s < scheme_.men(); ++s)
         if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
-            pawns.pawns[piece.color] |= square_bb(p.square[s]);
-    pawns = canonical_mirror(pawns);
-    for (const auto& slice : pushes_.slices)
-        if (slice->scheme.slice_config() == pawns) return *slice;
+            pawns.pawns[piece.color] |= square_bb(p.square[s] == m.from ? m.to : p.square[s]);
+    const PawnConfig name = canonical_mirror(pawns);
+    for (const auto& slice : pushes_)
+        if (slice->scheme.slice_config() == name)
+            return slice->value(~side, slice->scheme.with_image(index, pawns == name ? 0 : 1));
     assert(false && "a push into a slice not read");
     std::abort();
 }

@@ -15,12 +15,8 @@
 namespace retro {
 
 // The slices of the pawn table being solved that its pushes reach, all solved before the slice that
-// pushes: the whole table with them in it, or those slices alone (Tables over their own index,
-// read back from the table's slice store).
-struct PushTargets {
-    const Table* whole = nullptr;
-    std::vector<std::shared_ptr<const Table>> slices;
-};
+// pushes: Tables over their own index (IndexScheme(material, config)).
+using PushTargets = std::vector<std::shared_ptr<const Table>>;
 
 class ExitProbe {
 public:
@@ -53,8 +49,9 @@ private:
     Dtm entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const;
     // The value of a promotion read in part, from entry `index` (placement p).
     Dtm promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const;
-    // The slice of pushes_ that holds placement p (of this table, after a push).
-    const Table& pushed_slice(const Placement& p) const;
+    // The value of a push from entry `index` (canonical placement p) of a slice: the entry of the
+    // slice reached with the same kings and pieces, a step from `index`.
+    Dtm pushed_value(const Placement& p, Color side, const Move& m, uint64_t index) const;
 
     const IndexScheme& scheme_;
     PushTargets pushes_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <ostream>
 
 #include "index/pawn_slices.hpp"
@@ -50,9 +51,11 @@ public:
           tables_(tables),
           options_(options),
           in_wave_(options),
-          start_(std::chrono::steady_clock::now()) {
+          start_(std::chrono::steady_clock::now()),
+          configs_(m.has_pawns() ? pawn_configs(m) : std::vector<PawnConfig>{}) {
         in_wave_.progress = nullptr;
         in_wave_.checkpoint.clear();
+        for (int k = 0; k < int(configs_.size()); ++k) slice_number_[configs_[size_t(k)]] = k;
     }
 
     SolvedTable run() {
@@ -158,7 +161,7 @@ private:
     // The slices in order, each solved before those its pushes reach. The slices of one wave (equal
     // advance) cannot reach one another: small ones are solved side by side, a thread each.
     SolvedTable solve_slices(std::optional<Checkpoint>& resumed) {
-        const auto configs = pawn_configs(material_);
+        const auto& configs = configs_;
         const int first = resumed ? resumed->slice : 0;
         // The store keeps the slices on disk for checkpoints, and is their only copy when they are
         // to stay there.
@@ -166,11 +169,9 @@ private:
             store_ = std::make_unique<SliceStore>(
                 options_.checkpoint.empty() ? std::filesystem::path() : slice_store_path(options_.checkpoint),
                 material_);
-        std::unique_ptr<Table> table;
-        if (!options_.slices_on_disk) {
-            table = all_draws();
-            for (int k = 0; k < first; ++k) merge(*store_->read(k), *table);
-        }
+        // Held in memory unless they are to stay on disk: every slice solved, for the pushes.
+        if (!options_.slices_on_disk)
+            for (int k = 0; k < first; ++k) solved_.push_back(store_->read(k));
         const int slices = int(configs.size());
         const int line_every = std::max(1, slices / int(SLICE_LINES));
         const bool few_slices = slices <= int(SLICE_LINES);
@@ -187,13 +188,15 @@ private:
                 if (resumed_here) state = std::move(resumed->state);
                 const IndexScheme scheme(material_, configs[size_t(k)]);
                 solved.push_back(solve_slice(scheme, k, few_slices && scheme.size() >= LARGE_SLICE, false,
-                                             std::move(state), table.get()));
+                                             std::move(state)));
             } else {
-                solved = solve_wave(configs, k, end, table.get());
+                solved = solve_wave(configs, k, end);
             }
             for (int j = k; j < end; ++j) {
-                if (store_) store_->append(j, solved[size_t(j - k)]);
-                if (table) merge(solved[size_t(j - k)], *table);
+                Table& slice = solved[size_t(j - k)];
+                if (store_) store_->append(j, slice);
+                if (!options_.slices_on_disk)
+                    solved_.push_back(std::make_shared<const Table>(std::move(slice)));
                 if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
                     *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
             }
@@ -205,7 +208,20 @@ private:
             checkpoint(slices, nullptr);
             std::filesystem::remove(log_path());
         }
-        return {std::move(table), options_.slices_on_disk ? std::move(store_) : nullptr};
+        if (options_.slices_on_disk) return {nullptr, std::move(store_)};
+        return {assembled(), nullptr};
+    }
+
+    // The slices solved in memory as one table, each slice's memory freed once it is in.
+    std::unique_ptr<Table> assembled() {
+        Table::Bytes bytes;
+        for (auto& side : bytes) assign_on_huge_pages(side, IndexScheme(material_).size(), Table::DRAW_BYTE);
+        auto table = std::make_unique<Table>(material_, std::move(bytes), Table::LongValues{});
+        for (auto& slice : solved_) {
+            merge(*slice, *table);
+            slice.reset();
+        }
+        return table;
     }
 
     std::string label(int k, int slices) const {
@@ -225,12 +241,12 @@ private:
 
     // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
     Table solve_slice(const IndexScheme& scheme, int k, bool report_plies, bool in_wave,
-                      std::optional<SolverState> state, const Table* table) {
+                      std::optional<SolverState> state) {
         const SolveOptions& options = in_wave ? in_wave_ : options_;
         const ExitProbe exits(
-            scheme, tables_, push_targets(scheme.slice_config(), table),
+            scheme, tables_, push_targets(scheme.slice_config()),
             options.promotions_in_part ? read_promotions(scheme, tables_, options.stop) : PromotionTargets{});
-        const std::string name = label(k, int(pawn_configs(material_).size()));
+        const std::string name = label(k, int(configs_.size()));
         auto values = solve_scheme(setup(scheme, exits, k, name, report_plies, in_wave), std::move(state),
                                    in_wave ? nullptr : std::move(log_));
         return Table(scheme, std::move(values.bytes), std::move(values.long_values));
@@ -238,13 +254,12 @@ private:
 
     // Solves the small slices [k, end) of one wave side by side, each by one thread, without
     // checkpoints of their own: a stop drops the wave, which starts over when resumed.
-    std::vector<Table> solve_wave(const std::vector<PawnConfig>& configs, int k, int end,
-                                  const Table* table) {
+    std::vector<Table> solve_wave(const std::vector<PawnConfig>& configs, int k, int end) {
         std::vector<std::optional<Table>> solved(size_t(end - k));
         try {
             par::parallel_for(k, end, [&](int j) {
                 const IndexScheme scheme(material_, configs[size_t(j)]);
-                solved[size_t(j - k)].emplace(solve_slice(scheme, j, false, true, std::nullopt, table));
+                solved[size_t(j - k)].emplace(solve_slice(scheme, j, false, true, std::nullopt));
             });
         } catch (const SolveInterrupted&) {
             if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
@@ -255,24 +270,15 @@ private:
         return out;
     }
 
-    // The slices that the pushes of slice c reach: the whole table, or those slices read back.
-    PushTargets push_targets(const PawnConfig& c, const Table* whole) const {
-        if (whole) return {whole, {}};
+    // The slices that the pushes of slice c reach: held in memory, or read back from the store.
+    PushTargets push_targets(const PawnConfig& c) const {
         PushTargets targets;
-        const auto configs = store_->configs();
         for (const SliceReached& r : slices_reached(material_, c)) {
             if (!(r.material == material_)) continue;
-            const int k = int(std::find(configs.begin(), configs.end(), r.config) - configs.begin());
-            targets.slices.push_back(store_->read(k, r.sides));
+            const int k = slice_number_.at(r.config);
+            targets.push_back(options_.slices_on_disk ? store_->read(k, r.sides) : solved_[size_t(k)]);
         }
         return targets;
-    }
-
-    // The table before its first slice: every entry a draw, on huge pages (the pushes read it at random).
-    std::unique_ptr<Table> all_draws() const {
-        Table::Bytes bytes;
-        for (auto& side : bytes) assign_on_huge_pages(side, IndexScheme(material_).size(), Table::DRAW_BYTE);
-        return std::make_unique<Table>(material_, std::move(bytes), Table::LongValues{});
     }
 
     double elapsed() const {
@@ -284,8 +290,11 @@ private:
     const SolveOptions& options_;
     SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints
     const std::chrono::steady_clock::time_point start_;
-    std::unique_ptr<LayerLog> log_;      // of a resumed checkpoint
-    std::unique_ptr<SliceStore> store_;  // a pawn table's solved slices on disk
+    const std::vector<PawnConfig> configs_;  // a pawn table's slices, in the order they are solved
+    std::map<PawnConfig, int> slice_number_;
+    std::unique_ptr<LayerLog> log_;                     // of a resumed checkpoint
+    std::unique_ptr<SliceStore> store_;                 // a pawn table's solved slices on disk
+    std::vector<std::shared_ptr<const Table>> solved_;  // or in memory, in the order of configs_
 };
 
 }  // namespace

@@ -41,7 +41,8 @@ void TableInMemory::read(Color side, const DigitOrder& order, uint64_t first, ui
     order.for_each_index(first, n, [&](uint64_t k, uint64_t idx) { out[k] = table_.value(side, idx); });
 }
 
-void FileValues::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
+void FileValues::read(Color side, [[maybe_unused]] const DigitOrder& order, uint64_t first, uint64_t n,
+                      Dtm* out) const {
     assert(reads_in(order));
     static_assert(sizeof(Dtm) == sizeof(uint16_t));
     reader_->read_values(side, first, n, reinterpret_cast<uint16_t*>(out));
