@@ -10,8 +10,11 @@
 #
 # Usage: scripts/kill-resume-test.sh [--all N | MATERIAL...] [--kills K] [--max-seconds S] [--seed X]
 #                                    [--threads T] [--work DIR] [--bin DIR] [--keep]
-# Default: --all 4 --kills 8 --max-seconds 20 (about 5 to 10 minutes on 2 cores). Exit status 0 when
-# every file matches. Not part of ctest (too long); see README.
+#                                    [--tbgen "OPTIONS"]
+# Default: --all 4 --kills 8 --max-seconds 20 (about 5 to 10 minutes on 2 cores). --tbgen passes
+# options to every tbgen run, e.g. "--cache 1" (pawn tables with their slices on disk and their
+# promotions read in part). Exit status 0 when every file matches. Not part of ctest (too long);
+# see README.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,6 +27,7 @@ SEED=$$
 THREADS=0
 WORK=""
 KEEP=0
+EXTRA=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --all) ALL="$2"; shift 2 ;;
@@ -34,7 +38,8 @@ while [[ $# -gt 0 ]]; do
         --work) WORK="$2"; shift 2 ;;
         --bin) BIN="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        --tbgen) read -r -a EXTRA <<< "$2"; shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) TABLES+=("$1"); shift ;;
     esac
@@ -42,7 +47,7 @@ done
 if [[ -z "$ALL" && ${#TABLES[@]} -eq 0 ]]; then ALL=4; fi
 SET=()
 [[ -n "$ALL" ]] && SET+=(--all "$ALL")
-SET+=("${TABLES[@]}")
+SET+=("${TABLES[@]}" "${EXTRA[@]}")
 
 TBGEN="$BIN/tbgen"
 [[ -x "$TBGEN" ]] || { echo "no tbgen in $BIN (build first, or pass --bin DIR)" >&2; exit 2; }
@@ -104,7 +109,7 @@ for f in "$REF"/*.rtb; do
     fi
 done
 if [[ $(ls "$RUN"/*.rtb | wc -l) -ne $count ]]; then echo "FAIL: different numbers of tables" >&2; fail=1; fi
-leftovers=$(ls "$RUN" | grep -E '\.checkpoint|\.tmp' || true)
+leftovers=$(ls "$RUN" | grep -E '\.checkpoint|\.tmp|\.layers|\.slices' || true)
 if [[ -n "$leftovers" ]]; then echo "FAIL: left behind: $leftovers" >&2; fail=1; fi
 if (( fail )); then
     echo "kill-resume: FAILED (files kept in $WORK)"
