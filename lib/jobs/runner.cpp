@@ -68,15 +68,14 @@ WriteOptions with_stop(const JobOptions& options) {
 }
 
 // Writes a table as the job asks, saying what it does: the search for exits, the start of the
-// compression, then where it stands every PROGRESS_LINE_SECONDS. A table held whole may be settled
-// by exits; one read back from its slice store is written self-contained.
-void write_table_with_lines(const SolvedTable& solved, const TableValues& values,
-                            const std::filesystem::path& file, const TableSource& tables, bool settle,
-                            bool pawn_digits_first, const JobOptions& options,
-                            const std::function<void(const std::string&)>& line) {
+// compression, then where it stands every PROGRESS_LINE_SECONDS. Values are settled by exits only
+// from a table held whole (`settle_from`): the search needs every table an exit reaches whole.
+void write_table_with_lines(const TableValues& values, const Table* settle_from, bool pawn_digits_first,
+                            const std::filesystem::path& file, const TableSource& tables,
+                            const JobOptions& options, const std::function<void(const std::string&)>& line) {
     const std::string name = values.material().name();
     WriteOptions write = with_stop(options);
-    write.settle_exits = write.settle_exits && settle && solved.whole;
+    write.settle_exits = write.settle_exits && settle_from;
     write.pawn_digits_first = pawn_digits_first;
     auto last_line = std::chrono::steady_clock::now();
     bool started = false;
@@ -97,7 +96,7 @@ void write_table_with_lines(const SolvedTable& solved, const TableValues& values
     write.settle_progress = percent_lines(name + ": searched the exits of", last_line, line);
     if (write.settle_exits) {
         line(name + ": settling values by exits (captures and promotions)");
-        write_settled_table(*solved.whole, file, write, tables);
+        write_settled_table(*settle_from, file, write, tables);
     } else {
         write_table(values, file, write);
     }
@@ -260,8 +259,9 @@ bool JobRun::build(const PlannedTable& t) {
         const auto values = values_of(solved, m);
         // A table read in part by a later one: self-contained, its pawns' entries together.
         const bool read_in_part = plan_.read_in_part(m);
-        write_table_with_lines(solved, *values, file, tables, !memory.promotions_in_part && !read_in_part,
-                               read_in_part, options_, table_line);
+        const bool settle = !memory.promotions_in_part && !read_in_part;
+        write_table_with_lines(*values, settle ? solved.whole.get() : nullptr, read_in_part, file, tables,
+                               options_, table_line);
         if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
     } catch (const WriteStopped&) {
         return stopped_writing();

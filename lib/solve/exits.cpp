@@ -107,11 +107,7 @@ Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, 
 Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
     assert(index != NO_INDEX);
     // The arrays are by the pawn's square in the slice's first image.
-    PawnConfig pawns;
-    for (int s = 2; s < scheme_.men(); ++s)
-        if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
-            pawns.pawns[piece.color] |= square_bb(p.square[s]);
-    const Square from = pawns == scheme_.slice_config() ? m.from : apply_symmetry(MIRROR_FILE, m.from);
+    const Square from = pawns_of(p) == scheme_.slice_config() ? m.from : apply_symmetry(MIRROR_FILE, m.from);
     const PromotedValues* values = promotions_.find(side, from, m.promotion);
     assert(values && "a promotion not read");
     if (!values) std::abort();
@@ -120,16 +116,20 @@ Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uin
 
 Dtm ExitProbe::pushed_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
     assert(index != NO_INDEX && scheme_.is_slice());
-    PawnConfig pawns;
-    for (int s = 2; s < scheme_.men(); ++s)
-        if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
-            pawns.pawns[piece.color] |= square_bb(p.square[s] == m.from ? m.to : p.square[s]);
-    const PawnConfig name = canonical_mirror(pawns);
+    const PawnConfig pawns = pawns_of(p, m.from, m.to), name = canonical_mirror(pawns);
     for (const auto& slice : pushes_)
         if (slice->scheme.slice_config() == name)
             return slice->value(~side, slice->scheme.with_image(index, pawns == name ? 0 : 1));
     assert(false && "a push into a slice not read");
     std::abort();
+}
+
+PawnConfig ExitProbe::pawns_of(const Placement& p, Square from, Square to) const {
+    PawnConfig pawns;
+    for (int s = 2; s < scheme_.men(); ++s)
+        if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
+            pawns.pawns[piece.color] |= square_bb(p.square[s] == from ? to : p.square[s]);
+    return pawns;
 }
 
 }  // namespace retro

@@ -31,14 +31,14 @@ public:
     // The value for the opponent (to move next) after the side to move in pos (placement p, entry
     // `index` of the scheme) plays m, which captures, promotes or pushes a pawn. A double push that
     // allows en passant is worth the opponent's best reply, the en passant captures included. The
-    // index is needed only for promotions read in part.
+    // index is needed for pushes (scheme is then a slice) and promotions read in part.
     Dtm value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index = NO_INDEX) const;
     static constexpr uint64_t NO_INDEX = ~uint64_t(0);
 
 private:
     static constexpr int NONE = 6;  // no capture / no promotion, in the route key
     struct Route {
-        const Table* table = nullptr;  // nullptr: bare kings, a draw (or a push, or read in part)
+        const Table* table = nullptr;  // nullptr: bare kings, a draw (or read in part)
         bool flip = false;             // the sub-table holds this material with colours swapped
         bool in_part = false;          // a promotion read in part
         std::array<int8_t, PIECE_TYPE_COUNT * 2> first_slot{};  // sub-table slot of (colour, type)
@@ -52,6 +52,8 @@ private:
     // The value of a push from entry `index` (canonical placement p) of a slice: the entry of the
     // slice reached with the same kings and pieces, a step from `index`.
     Dtm pushed_value(const Placement& p, Color side, const Move& m, uint64_t index) const;
+    // The pawns of placement p, the pawn on `from` (if any) moved to `to`.
+    PawnConfig pawns_of(const Placement& p, Square from = NO_SQUARE, Square to = NO_SQUARE) const;
 
     const IndexScheme& scheme_;
     PushTargets pushes_;
