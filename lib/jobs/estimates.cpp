@@ -72,7 +72,8 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit) {
 }
 
 std::string MemoryPlan::text() const {
-    std::string s = "solving " + format_bytes(solving()) + " (" + bytes_text("state", state);
+    std::string s = "solving " + format_bytes(solving()) + " (" + bytes_text("process", PROCESS_BYTES) +
+                    ", " + bytes_text("state", state);
     if (own) s += ", " + bytes_text(slices_on_disk ? "own slices read back" : "own values", own);
     if (promotions)
         s += ", " + bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
@@ -89,7 +90,7 @@ uint64_t table_file_bytes_estimate(const Material& m) {
 uint64_t checkpoint_bytes_estimate(const Material& m) {
     // A state byte per entry and side and at most 2 bytes per entry and side in the layer log; a pawn
     // table's of its largest slice, and its slice store: the slices solved, compressed to less than
-    // half a byte per entry and side (KRPvKR: TODO).
+    // half a byte per entry and side (KRPvKR's store: 138 MB, 0.21).
     if (!m.has_pawns()) return 4 * IndexScheme(m).size() + 4096;
     return 4 * slice_entries(m) + table_memory_bytes(m) / 2 + 4096;
 }

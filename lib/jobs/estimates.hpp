@@ -21,6 +21,10 @@ uint64_t table_memory_bytes(const Material& m);
 // promotions are read in part, slice by slice (SolveOptions), which costs time; a table solved
 // either way is written self-contained. And the bytes held at each step: a byte per entry and side
 // of everything held.
+// What any job holds besides its tables: the program, its libraries, TBB's threads, buffers (a KRvK
+// job's resident set: 11.2 MiB).
+constexpr uint64_t PROCESS_BYTES = uint64_t(12) << 20;
+
 struct MemoryPlan {
     bool slices_on_disk = false;
     bool promotions_in_part = false;
@@ -32,11 +36,13 @@ struct MemoryPlan {
     // whole): the table and the bits of the entries exits settle, or a few slices read back.
     uint64_t writing = 0;
 
-    uint64_t solving() const { return state + own + promotions + captures; }
-    uint64_t written() const { return writing + captures + (promotions_in_part ? 0 : promotions); }
+    uint64_t solving() const { return PROCESS_BYTES + state + own + promotions + captures; }
+    uint64_t written() const {
+        return PROCESS_BYTES + writing + captures + (promotions_in_part ? 0 : promotions);
+    }
     uint64_t peak() const { return std::max(solving(), written()); }
-    // "solving 1.52 GiB (state 261 MiB, own slices read back 261 MiB, promotions in part 521 MiB,
-    // captures 506 MiB), writing 1.01 GiB"
+    // "solving 1.53 GiB (process 12.0 MiB, state 261 MiB, own slices read back 261 MiB, promotions in
+    // part 521 MiB, captures 506 MiB), writing 1.01 GiB"
     std::string text() const;
 };
 MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX);

@@ -26,6 +26,13 @@ constexpr uint64_t LARGE_SLICE = uint64_t(1) << 17;
 
 SolvePoint point(int slice, int ply) { return (SolvePoint(slice) << 32) + ply; }
 
+// A whole table of draws, on huge pages where the kernel gives them, for slices to be merged into.
+std::unique_ptr<Table> drawn_table(const Material& m) {
+    Table::Bytes bytes;
+    for (auto& side : bytes) assign_on_huge_pages(side, IndexScheme(m).size(), Table::DRAW_BYTE);
+    return std::make_unique<Table>(m, std::move(bytes), Table::LongValues{});
+}
+
 // Writes a slice's values (a Table over its own index) into the whole table's entries, every one of
 // them still a draw.
 void merge(const Table& slice, Table& table) {
@@ -212,11 +219,15 @@ private:
         return {assembled(), nullptr};
     }
 
-    // The slices solved in memory as one table, each slice's memory freed once it is in.
+    // The slices solved as one table. Every slice has entries all over the table, so the whole table
+    // is resident after the first merge: with a store, the slices in memory are freed first and read
+    // back one at a time (the peak is the table and one slice, not twice the table).
     std::unique_ptr<Table> assembled() {
-        Table::Bytes bytes;
-        for (auto& side : bytes) assign_on_huge_pages(side, IndexScheme(material_).size(), Table::DRAW_BYTE);
-        auto table = std::make_unique<Table>(material_, std::move(bytes), Table::LongValues{});
+        if (store_) {
+            solved_.clear();
+            return whole_table(*store_);
+        }
+        auto table = drawn_table(material_);
         for (auto& slice : solved_) {
             merge(*slice, *table);
             slice.reset();
@@ -316,7 +327,7 @@ SolvedTable solve_table(const Material& m, const TableSource& subtables, const S
 }
 
 std::unique_ptr<Table> whole_table(const SliceStore& slices) {
-    auto table = std::make_unique<Table>(slices.material());
+    auto table = drawn_table(slices.material());
     for (int k = 0; k < int(slices.configs().size()); ++k) merge(*slices.read(k), *table);
     return table;
 }
