@@ -142,6 +142,7 @@ int generate(const GenerateArgs& a) {
                                    : a.memory_limit ? "limit " + format_bytes(limit) + " (--memory-limit)"
                                                     : "limit " + format_bytes(limit) + " (MemAvailable)";
     plan.memory_limit = limit ? limit : UINT64_MAX;
+    plan.settle_exits = a.write.settle_exits;
     // Half the limit by default: room for the page cache, and for the limit to be no more than an estimate.
     plan.cache = a.cache ? *a.cache : limit ? limit / 2 : UINT64_MAX;
     const std::string cache_text =

@@ -106,6 +106,8 @@ TEST(JobsPlan, EstimatesAddUp) {
         m.captures,
         (table_memory_bytes(Material::parse("KQvK")) + table_memory_bytes(Material::parse("KRvK"))) / 2);
     EXPECT_EQ(m.peak(), PROCESS_BYTES + m.writing + m.captures);
+    // --self-contained: no search for exits, no bits for it.
+    EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).writing, 2 * entries);
     const JobPlan plan = make_plan({kqkr}, fs::temp_directory_path() / "retro_jobs_plan_none");
     ASSERT_EQ(plan.tables.size(), 3u);
     EXPECT_EQ(plan.peak_memory_table()->name(), "KQvKR");

@@ -37,12 +37,12 @@ std::string bytes_text(const char* what, uint64_t bytes) {
 
 uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(m); }
 
-MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit) {
+MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles) {
     MemoryPlan plan;
     const uint64_t table = table_memory_bytes(m);
     // Writing a table in memory holds it and a bit per entry and side for the entries exits settle
     // (solve/exit_settled.hpp).
-    const uint64_t settled_bits = 2 * 8 * EntryBits::words_for(IndexScheme(m).size());
+    const uint64_t settled_bits = settles ? 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
     plan.captures = subtables_bytes(m, false);
     if (!m.has_pawns()) {
         plan.state = table;

@@ -45,7 +45,9 @@ struct MemoryPlan {
     // part 521 MiB, captures 506 MiB), writing 1.01 GiB"
     std::string text() const;
 };
-MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX);
+// `settles`: whether a table written from memory settles values by exits (not --self-contained).
+MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX,
+                       bool settles = true);
 // The slices a table written from its slice store keeps read back: a few, for the blocks in flight.
 uint64_t writer_slice_cache_bytes(const Material& m);
 

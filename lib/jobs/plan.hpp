@@ -49,6 +49,9 @@ struct JobPlan {
     // promotions in part. No limit by default.
     uint64_t cache = UINT64_MAX;
     uint64_t memory_limit = UINT64_MAX;  // the job's: a table's way of holding must fit it too
+    // Whether tables are written with values settled by exits (not --self-contained). A table read in
+    // part is written self-contained all the same; its estimate keeps the bits of the search.
+    bool settle_exits = true;
 
     int to_build() const;
     // Index entries (both sides to move) of the tables still to build.
@@ -57,7 +60,7 @@ struct JobPlan {
     // JobProgress counts.
     std::vector<std::pair<Material, uint64_t>> work() const;
     // How a table is solved within the cache, and what it holds.
-    MemoryPlan memory(const Material& m) const { return memory_plan(m, cache, memory_limit); }
+    MemoryPlan memory(const Material& m) const { return memory_plan(m, cache, memory_limit, settle_exits); }
     // Whether a table still to build reads m in part (its promotions into m, memory_plan): m is then
     // written self-contained, as completing values settled by exits would cost a search per entry read.
     bool read_in_part(const Material& m) const;
