@@ -43,6 +43,28 @@ TEST(JobsProgress, EtaFromTheRatesSoFar) {
     EXPECT_NEAR(*p.job_eta(t0 + 11s), 0.0, 1e-9);
 }
 
+// A pawn table tells how many of its slices are solved: its expected time follows them, not the
+// rates of other tables (KNNNvKP's slices took twice what the rates of this machine said).
+TEST(JobsProgress, APawnTableSlicesSolvedSetItsEta) {
+    const Material a = Material::parse("KQvK"), b = Material::parse("KPvK");
+    JobProgress p({{a, 1000}, {b, 4000}});
+    const auto t0 = JobProgress::Clock::time_point{};
+    p.table_started(a, t0);
+    p.table_finished(t0 + 1s);  // 1000 entries/s: b expected in 4 s
+    p.table_started(b, t0 + 1s);
+    EXPECT_NEAR(*p.table_eta(t0 + 2s), 3.0, 1e-9);
+    p.table_progress(0.25, t0 + 3s);  // a quarter in 2 s: 8 s in all
+    EXPECT_NEAR(*p.table_eta(t0 + 3s), 6.0, 1e-9);
+    EXPECT_NEAR(*p.job_eta(t0 + 3s), 6.0, 1e-9);
+    EXPECT_DOUBLE_EQ(p.job_fraction(), (1000 + 0.25 * 4000) / 5000);
+    EXPECT_NE(p.status(t0 + 3s).find("table 2.0 s of ~8.0 s, job 40.0% (ETA 6.0 s)"), std::string::npos)
+        << p.status(t0 + 3s);
+    p.table_progress(1.0, t0 + 9s);  // every slice solved, the file still to write: the rates again
+    EXPECT_FALSE(p.table_eta(t0 + 9s));
+    p.table_finished(t0 + 10s);
+    EXPECT_DOUBLE_EQ(p.job_fraction(), 1.0);
+}
+
 // Another process builds a table: its entries count as done and its time leaves the ETA.
 TEST(JobsProgress, TablesBuiltElsewhereCountAsDone) {
     const Material a = Material::parse("KQvK"), b = Material::parse("KRvK"), c = Material::parse("KBvK");

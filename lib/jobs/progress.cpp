@@ -85,6 +85,25 @@ void JobProgress::table_started(const Material& m, Clock::time_point now) {
     if (i == tables_.size()) return;
     running_ = i;
     table_start_ = now;
+    table_fraction_ = 0;
+}
+
+void JobProgress::table_progress(double fraction, Clock::time_point now) {
+    if (!running_) return;
+    table_fraction_ = std::clamp(fraction, 0.0, 1.0);
+    seconds_at_fraction_ = std::chrono::duration<double>(now - table_start_).count();
+}
+
+std::optional<double> JobProgress::running_expected() const {
+    const auto& [m, entries] = tables_[*running_];
+    if (table_fraction_ > 0 && table_fraction_ < 1) return seconds_at_fraction_ / table_fraction_;
+    return expected_seconds(m, entries);
+}
+
+double JobProgress::job_fraction() const {
+    if (!total_) return 1.0;
+    const double running = running_ ? table_fraction_ * double(tables_[*running_].second) : 0;
+    return (double(done_) + running) / double(total_);
 }
 
 void JobProgress::table_finished(Clock::time_point now) {
@@ -97,6 +116,7 @@ void JobProgress::table_finished(Clock::time_point now) {
     finished_[*running_] = true;
     ++tables_done_;
     running_.reset();
+    table_fraction_ = 0;
 }
 
 void JobProgress::table_built_elsewhere(const Material& m) {
@@ -131,8 +151,7 @@ std::optional<double> JobProgress::expected_seconds(const Material& m, uint64_t 
 
 std::optional<double> JobProgress::table_eta(Clock::time_point now) const {
     if (!running_) return 0.0;
-    const auto& [m, entries] = tables_[*running_];
-    const auto expected = expected_seconds(m, entries);
+    const auto expected = running_expected();
     if (!expected) return std::nullopt;
     const double left = *expected - std::chrono::duration<double>(now - table_start_).count();
     if (left < 0) return std::nullopt;
@@ -153,8 +172,7 @@ std::optional<double> JobProgress::pending_seconds() const {
 std::optional<double> JobProgress::job_eta(Clock::time_point now) const {
     double left = 0;
     if (running_) {
-        const auto& [m, entries] = tables_[*running_];
-        const auto expected = expected_seconds(m, entries);
+        const auto expected = running_expected();
         if (!expected) return std::nullopt;
         // A table over its estimate counts as nearly done.
         left = std::max(0.0, *expected - std::chrono::duration<double>(now - table_start_).count());
@@ -168,10 +186,9 @@ std::string JobProgress::status(Clock::time_point now) const {
     std::string out;
     bool overrun = false;  // the current table took longer than expected: its end is unknown
     if (running_) {
-        const auto& [m, entries] = tables_[*running_];
         const double elapsed = std::chrono::duration<double>(now - table_start_).count();
         out = "table " + format_duration(elapsed);
-        if (const auto e = expected_seconds(m, entries)) {
+        if (const auto e = running_expected()) {
             out += " of ~" + format_duration(*e);
             overrun = elapsed > *e;
         }

@@ -79,6 +79,10 @@ public:
         table_start_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     }
 
+    // How far the current table is, 0..1: a pawn table's slices solved. While it is under 1, the
+    // table's expected time is the time its slices took, extrapolated, rather than the rates'.
+    void table_progress(double fraction, Clock::time_point now = Clock::now());
+
     // Expected seconds to solve m with `entries` entries (both sides), from the rates so far.
     std::optional<double> expected_seconds(const Material& m, uint64_t entries) const;
     // Seconds until the current table is done; nullopt without a rate or when it already took longer
@@ -86,8 +90,8 @@ public:
     std::optional<double> table_eta(Clock::time_point now = Clock::now()) const;
     // Seconds until the whole job is done (a table over its estimate counts as nearly done).
     std::optional<double> job_eta(Clock::time_point now = Clock::now()) const;
-    // Entries of finished tables over all entries, 0..1.
-    double job_fraction() const { return total_ ? double(done_) / double(total_) : 1.0; }
+    // Entries of finished tables (and the part of the current one done) over all entries, 0..1.
+    double job_fraction() const;
 
     // "table 12 s of ~40 s, job 35% (ETA 1 h 02 min)"
     std::string status(Clock::time_point now = Clock::now()) const;
@@ -99,6 +103,8 @@ private:
         double seconds = 0;
     };
     std::optional<double> rate_for(const Material& m) const;
+    // Expected seconds of the current table: extrapolated from its progress, or from the rates.
+    std::optional<double> running_expected() const;
     // The first table of m not finished, or tables_.size().
     size_t find_pending(const Material& m) const;
     // Seconds the tables neither finished nor running are expected to take.
@@ -111,6 +117,8 @@ private:
     int processes_ = 1;
     uint64_t total_ = 0, done_ = 0;
     Clock::time_point table_start_;
+    double table_fraction_ = 0;       // of the current table (table_progress)
+    double seconds_at_fraction_ = 0;  // its seconds when that fraction was told
     std::map<Kind, Rate> rates_;
 };
 

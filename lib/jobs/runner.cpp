@@ -202,6 +202,9 @@ bool JobRun::build(const PlannedTable& t) {
     solve_options.progress = &solver_lines;
     solve_options.checkpoint = checkpoint;
     solve_options.checkpoint_seconds = options_.checkpoint_seconds;
+    solve_options.slices_solved = [&](int solved, int slices) {
+        progress_.table_progress(double(solved) / double(slices));
+    };
     bool resuming = false;      // only once the solver has found the checkpoint intact
     bool time_complete = true;  // false when a resumed table's earlier time is unknown
     solve_options.checkpoint_found = [&](std::optional<SolvePoint> resumed_at, const std::string& message) {

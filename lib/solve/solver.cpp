@@ -182,6 +182,7 @@ private:
         const int slices = int(configs.size());
         const int line_every = std::max(1, slices / int(SLICE_LINES));
         const bool few_slices = slices <= int(SLICE_LINES);
+        if (options_.slices_solved) options_.slices_solved(first, slices);
         for (int k = first; k < slices;) {
             if (k > first && options_.stop && options_.stop->load()) {
                 if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
@@ -199,6 +200,7 @@ private:
             } else {
                 solved = solve_wave(configs, k, end);
             }
+            if (options_.slices_solved) options_.slices_solved(end, slices);
             for (int j = k; j < end; ++j) {
                 Table& slice = solved[size_t(j - k)];
                 if (store_) store_->append(j, slice);

@@ -53,6 +53,9 @@ struct SolveOptions {
     // A pawn table's promotions that capture nothing (into tables of as many men) are read in part,
     // slice by slice (solve/promotions.hpp), instead of loading the tables they reach whole.
     bool promotions_in_part = false;
+    // Told, for a pawn table, how many of its slices are solved (those of a resumed checkpoint at
+    // the start, then after each slice or wave) and how many it has: the job's ETA follows them.
+    std::function<void(int solved, int slices)> slices_solved;
 };
 
 // A solved table: whole in memory, or (a pawn table solved with SolveOptions::slices_on_disk) in the
