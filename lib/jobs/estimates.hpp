@@ -14,6 +14,10 @@ namespace retro {
 // Bytes a solved table takes in memory: one value byte per index entry and side to move.
 uint64_t table_memory_bytes(const Material& m);
 
+// What any job holds besides its tables: the program, its libraries, TBB's threads, buffers (a KRvK
+// job's resident set: 11.2 MiB).
+constexpr uint64_t PROCESS_BYTES = uint64_t(12) << 20;
+
 // How a table is solved and written within a budget, `cache`, for what it holds besides the state
 // of the slice in progress and the tables its captures reach: a pawn table's own solved slices and
 // the tables its promotions reach. Held whole when they fit the cache and the whole peak fits
@@ -21,10 +25,6 @@ uint64_t table_memory_bytes(const Material& m);
 // promotions are read in part, slice by slice (SolveOptions), which costs time; a table solved
 // either way is written self-contained. And the bytes held at each step: a byte per entry and side
 // of everything held.
-// What any job holds besides its tables: the program, its libraries, TBB's threads, buffers (a KRvK
-// job's resident set: 11.2 MiB).
-constexpr uint64_t PROCESS_BYTES = uint64_t(12) << 20;
-
 struct MemoryPlan {
     bool slices_on_disk = false;
     bool promotions_in_part = false;
