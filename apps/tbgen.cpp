@@ -11,6 +11,7 @@
 #include "cli/command_line.hpp"
 #include "cli/write_options.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/heap.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/progress.hpp"
@@ -257,6 +258,7 @@ int generate(const GenerateArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    return_freed_memory_promptly();
     po::options_description visible(
         "tbgen: build chess endgame tables (exact distance to mate, both sides to move) by retrograde "
         "analysis.\n"

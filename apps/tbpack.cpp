@@ -8,6 +8,7 @@
 #include "cli/command_line.hpp"
 #include "cli/write_options.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/heap.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
@@ -49,6 +50,7 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
 }  // namespace
 
 int main(int argc, char** argv) {
+    return_freed_memory_promptly();
     po::options_description visible(
         "tbpack: rewrites table files in another form without solving again.\n"
         "Usage: tbpack [options] FROM_DIR TO_DIR [MATERIAL...]\n\n"

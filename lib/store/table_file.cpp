@@ -100,13 +100,14 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
         Color side;
     };
     const auto ranked = [&](const std::vector<size_t>& which, bool fast) {
-        // Every candidate of one sampled block one after the other: a pawn table read from its slice
-        // store then needs the block's slice once.
+        // One sampled block at a time, its candidates side by side: a pawn table read from its slice
+        // store then holds one sampled block's slice at a time, however many the threads.
         std::vector<uint64_t> bytes(which.size() * sample.size());
-        par::parallel_for(size_t(0), bytes.size(), [&](size_t k) {
-            const Sampled& s = sample[k / which.size()];
-            bytes[k] = stored_bytes(s.side, s.block, candidates[which[k % which.size()]], fast);
-        });
+        for (size_t k = 0; k < sample.size(); ++k)
+            par::parallel_for(size_t(0), which.size(), [&](size_t w) {
+                bytes[k * which.size() + w] =
+                    stored_bytes(sample[k].side, sample[k].block, candidates[which[w]], fast);
+            });
         std::vector<Scored> out;
         for (size_t w = 0; w < which.size(); ++w) {
             std::array<uint64_t, 2> per_side_bytes{0, 0};

@@ -1,0 +1,9 @@
+#include "jobs/heap.hpp"
+
+#include <malloc.h>
+
+namespace retro {
+
+void return_freed_memory_promptly() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
+
+}  // namespace retro
