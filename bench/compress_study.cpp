@@ -6,6 +6,9 @@
 //   compress_study --only NAME FILE.rtb   one variant (see the table printed), or one study:
 //                                         order, lzma, conditional, entropy
 //   LZMA_VARIANT=TEXT compress_study --only lzma FILE.rtb   the LZMA rows whose name holds TEXT
+//   STORED_VARIANT=TEXT compress_study --only stored FILE.rtb   codecs and block sizes over the codes
+//                                         the file stores (any version, settled ones too), those
+//                                         rows whose name holds TEXT
 #include <lzma.h>
 #include <tbb/combinable.h>
 #include <time.h>
@@ -28,6 +31,7 @@
 #include "parallel/parallel_for.hpp"
 #include "store/codec.hpp"
 #include "store/table_file.hpp"
+#include "store/table_reader.hpp"
 
 using namespace retro;
 
@@ -139,7 +143,7 @@ std::vector<uint8_t> train_dictionary(const std::vector<std::vector<uint8_t>>& b
     return dict;
 }
 
-Result run(const Table& t, const std::array<SideCodes, 2>& sides, const Variant& v) {
+Result run(const std::array<SideCodes, 2>& sides, const Variant& v) {
     Result r;
     tbb::combinable<double> cpu;
     for (int side = 0; side < 2; ++side) {
@@ -203,7 +207,6 @@ Result run(const Table& t, const std::array<SideCodes, 2>& sides, const Variant&
         for (const auto& b : stored) r.bytes += b.size();
     }
     r.compress_cpu = cpu.combine(std::plus<>());
-    (void)t;
     return r;
 }
 
@@ -383,6 +386,60 @@ SideCodes permuted(const SideCodes& s, const std::vector<uint64_t>& radix, const
     return out;
 }
 
+// The codes of every side a file stores, as its blocks hold them (any format version: settled
+// entries and holes already hold their block's fill, in the file's digit order), for 8-bit codes.
+std::vector<SideCodes> stored_codes(const std::string& path) {
+    const TableReader reader(path, format::Metric::Dtm);
+    const format::Header& h = reader.header();
+    std::vector<SideCodes> out;
+    for (Color side : {WHITE, BLACK}) {
+        if (!reader.stores(side)) continue;
+        if (h.sides[side].bits != 8) throw std::runtime_error(path + ": the study takes 8-bit codes only");
+        SideCodes s;
+        const uint32_t first = h.first_block(side), blocks = h.blocks_per_side();
+        for (uint32_t b = first; b < first + blocks; ++b) {
+            const BlockCache::Ptr codes = reader.block(b);
+            s.code.insert(s.code.end(), codes->begin(), codes->end());
+        }
+        s.hole.assign(s.code.size(), false);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// Codecs and block sizes over a file's stored codes: what the writer's compression would cost and
+// give with its fills, orders and settled entries as they are.
+void stored_study(const std::string& path) {
+    const std::vector<SideCodes> stored = stored_codes(path);
+    const std::array<SideCodes, 2> sides = {stored.front(), stored.size() > 1 ? stored[1] : SideCodes{}};
+    const std::vector<Variant> variants = {
+        {"xz6 2^17", Fill::BlockMode, 1 << 17, Codec::Xz, 6, 0},
+        {"xz6 2^19", Fill::BlockMode, 1 << 19, Codec::Xz, 6, 0},
+        {"xz6 2^20", Fill::BlockMode, 1 << 20, Codec::Xz, 6, 0},
+        {"xz4 2^17", Fill::BlockMode, 1 << 17, Codec::Xz, 4, 0},
+        {"xz2 2^17", Fill::BlockMode, 1 << 17, Codec::Xz, 2, 0},
+        {"xz2 2^20", Fill::BlockMode, 1 << 20, Codec::Xz, 2, 0},
+        {"zstd3 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 3, 0},
+        {"zstd9 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 9, 0},
+        {"zstd9 2^20", Fill::BlockMode, 1 << 20, Codec::Zstd, 9, 0},
+        {"zstd15 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 15, 0},
+        {"zstd15 2^20", Fill::BlockMode, 1 << 20, Codec::Zstd, 15, 0},
+        {"zstd19 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 19, 0},
+        {"zstd19 2^20", Fill::BlockMode, 1 << 20, Codec::Zstd, 19, 0},
+    };
+    const std::string name = std::filesystem::path(path).stem().string();
+    for (const Variant& v : variants) {
+        if (const char* want = std::getenv("STORED_VARIANT"); want && v.name.find(want) == std::string::npos)
+            continue;
+        Result r = run(sides, v);
+        std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
+                         r.decode_us.end());
+        std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", name.c_str(), v.name.c_str(), r.bytes,
+                    r.compress_cpu, r.decode_us[r.decode_us.size() / 2]);
+        std::fflush(stdout);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -409,6 +466,10 @@ int main(int argc, char** argv) {
     }
     std::printf("%-10s %-22s %14s %10s %12s\n", "table", "variant", "bytes", "cpu s", "decode us");
     for (const auto& f : files) {
+        if (only == "stored") {
+            stored_study(f);
+            continue;
+        }
         const auto table = read_table(f);
         std::array<SideCodes, 2> sides = {side_codes(*table, WHITE), side_codes(*table, BLACK)};
         if (only == "order") {
@@ -441,7 +502,7 @@ int main(int argc, char** argv) {
                     }
                 }
                 std::printf("%-10s %-22s %14lu %12lu %12lu\n", table->material().name().c_str(), name.c_str(),
-                            run(*table, p, xz).bytes, breaks, sample);
+                            run(p, xz).bytes, breaks, sample);
                 std::fflush(stdout);
             } while (std::next_permutation(order.begin(), order.end()));
             continue;
@@ -528,7 +589,7 @@ int main(int argc, char** argv) {
         }
         for (const Variant& v : variants) {
             if (!only.empty() && v.name != only) continue;
-            Result r = run(*table, sides, v);
+            Result r = run(sides, v);
             std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
                              r.decode_us.end());
             std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", table->material().name().c_str(), v.name.c_str(),
