@@ -47,7 +47,7 @@ struct MemoryPlan {
     }
     uint64_t peak() const { return std::max(solving(), written()); }
     // "solving 1.15 GiB (process 12.0 MiB, state 261 MiB, own slices read back 261 MiB or promotions
-    // in part 521 MiB, captures 380 MiB), writing 912 MiB"
+    // in part 521 MiB, captures 380 MiB), writing 1.15 GiB"
     std::string text() const;
 };
 // `settles`: whether a table written from memory settles values by exits (not --self-contained).
