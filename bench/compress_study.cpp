@@ -105,6 +105,15 @@ struct Result {
     std::vector<double> decode_us;
 };
 
+// One row of the printed table: bytes, compression CPU seconds and the median block decode.
+void print_row(const std::string& table, const std::string& variant, Result r) {
+    std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
+                     r.decode_us.end());
+    std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", table.c_str(), variant.c_str(), r.bytes, r.compress_cpu,
+                r.decode_us[r.decode_us.size() / 2]);
+    std::fflush(stdout);
+}
+
 // A raw-content dictionary: `capacity` bytes taken in pieces of 4 KiB evenly from the blocks.
 std::vector<uint8_t> sample_dictionary(const std::vector<std::vector<uint8_t>>& blocks, size_t capacity) {
     const size_t piece = 4096;
@@ -412,31 +421,25 @@ std::vector<SideCodes> stored_codes(const std::string& path) {
 void stored_study(const std::string& path) {
     const std::vector<SideCodes> stored = stored_codes(path);
     const std::array<SideCodes, 2> sides = {stored.front(), stored.size() > 1 ? stored[1] : SideCodes{}};
-    const std::vector<Variant> variants = {
-        {"xz6 2^17", Fill::BlockMode, 1 << 17, Codec::Xz, 6, 0},
-        {"xz6 2^19", Fill::BlockMode, 1 << 19, Codec::Xz, 6, 0},
-        {"xz6 2^20", Fill::BlockMode, 1 << 20, Codec::Xz, 6, 0},
-        {"xz4 2^17", Fill::BlockMode, 1 << 17, Codec::Xz, 4, 0},
-        {"xz2 2^17", Fill::BlockMode, 1 << 17, Codec::Xz, 2, 0},
-        {"xz2 2^20", Fill::BlockMode, 1 << 20, Codec::Xz, 2, 0},
-        {"zstd3 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 3, 0},
-        {"zstd9 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 9, 0},
-        {"zstd9 2^20", Fill::BlockMode, 1 << 20, Codec::Zstd, 9, 0},
-        {"zstd15 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 15, 0},
-        {"zstd15 2^20", Fill::BlockMode, 1 << 20, Codec::Zstd, 15, 0},
-        {"zstd19 2^17", Fill::BlockMode, 1 << 17, Codec::Zstd, 19, 0},
-        {"zstd19 2^20", Fill::BlockMode, 1 << 20, Codec::Zstd, 19, 0},
-    };
+    // Codec, level and log2 of the block's entries.
+    const struct {
+        Codec codec;
+        int level, log_block;
+    } settings[] = {{Codec::Xz, 6, 17},   {Codec::Xz, 6, 19},    {Codec::Xz, 6, 20},    {Codec::Xz, 4, 17},
+                    {Codec::Xz, 2, 17},   {Codec::Xz, 2, 20},    {Codec::Zstd, 3, 17},  {Codec::Zstd, 9, 17},
+                    {Codec::Zstd, 9, 20}, {Codec::Zstd, 15, 17}, {Codec::Zstd, 15, 20}, {Codec::Zstd, 19, 17},
+                    {Codec::Zstd, 19, 20}};
     const std::string name = std::filesystem::path(path).stem().string();
-    for (const Variant& v : variants) {
+    for (const auto& [codec, level, log_block] : settings) {
+        const Variant v{codec_name(codec) + std::to_string(level) + " 2^" + std::to_string(log_block),
+                        Fill::BlockMode,
+                        uint64_t(1) << log_block,
+                        codec,
+                        level,
+                        0};
         if (const char* want = std::getenv("STORED_VARIANT"); want && v.name.find(want) == std::string::npos)
             continue;
-        Result r = run(sides, v);
-        std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
-                         r.decode_us.end());
-        std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", name.c_str(), v.name.c_str(), r.bytes,
-                    r.compress_cpu, r.decode_us[r.decode_us.size() / 2]);
-        std::fflush(stdout);
+        print_row(name, v.name, run(sides, v));
     }
 }
 
@@ -531,12 +534,7 @@ int main(int argc, char** argv) {
                 if (const char* want = std::getenv("LZMA_VARIANT");
                     want && v.name.find(want) == std::string::npos)
                     continue;
-                Result r = run_lzma(sides, 1 << 17, v);
-                std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
-                                 r.decode_us.end());
-                std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", table->material().name().c_str(),
-                            v.name.c_str(), r.bytes, r.compress_cpu, r.decode_us[r.decode_us.size() / 2]);
-                std::fflush(stdout);
+                print_row(table->material().name(), v.name, run_lzma(sides, 1 << 17, v));
             }
             continue;
         }
@@ -589,12 +587,7 @@ int main(int argc, char** argv) {
         }
         for (const Variant& v : variants) {
             if (!only.empty() && v.name != only) continue;
-            Result r = run(sides, v);
-            std::nth_element(r.decode_us.begin(), r.decode_us.begin() + int64_t(r.decode_us.size() / 2),
-                             r.decode_us.end());
-            std::printf("%-10s %-22s %14lu %10.2f %12.1f\n", table->material().name().c_str(), v.name.c_str(),
-                        r.bytes, r.compress_cpu, r.decode_us[r.decode_us.size() / 2]);
-            std::fflush(stdout);
+            print_row(table->material().name(), v.name, run(sides, v));
         }
     }
 }

@@ -116,7 +116,6 @@ void JobProgress::table_finished(Clock::time_point now) {
     finished_[*running_] = true;
     ++tables_done_;
     running_.reset();
-    table_fraction_ = 0;
 }
 
 void JobProgress::table_built_elsewhere(const Material& m) {
