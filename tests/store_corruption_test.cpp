@@ -3,6 +3,7 @@
 // the block when it is in a block. Never a crash, never a wrong value.
 #include <gtest/gtest.h>
 
+#include "solve/exit_settled.hpp"
 #include "store/table_reader.hpp"
 #include "store_test_util.hpp"
 
@@ -119,9 +120,9 @@ TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion5FileIsRejected) {
     ScratchDir dir("corrupt-settled");
     const auto table = small_table("KRvK");
     const fs::path path = table_path(dir.path, table->material());
-    EntryBits settled;
-    for (auto& words : settled.words) words.assign(EntryBits::words_for(table->size()), ~uint64_t(0));
-    write_table(*table, path, {}, &settled);
+    WriteSurvey survey = exit_settled(*table, small_tables());
+    for (auto& words : survey.settled.words) std::fill(words.begin(), words.end(), ~uint64_t(0));
+    write_table(*table, path, {}, &survey);
     EXPECT_EQ(check_all_variants_of_version(path, format::VERSION_EXITS_SETTLED), "");
 }
 

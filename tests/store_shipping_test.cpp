@@ -42,8 +42,8 @@ uint64_t write_all(const fs::path& dir, const WriteOptions& options, bool settle
     uint64_t bytes = 0;
     for (const Material& m : materials_up_to(4)) {
         const auto table = solved.find(m);
-        const EntryBits settled = settle ? exit_settled(*table, solved) : EntryBits{};
-        write_table(*table, table_path(dir, m), options, settle ? &settled : nullptr);
+        const WriteSurvey survey = settle ? exit_settled(*table, solved) : WriteSurvey{};
+        write_table(*table, table_path(dir, m), options, settle ? &survey : nullptr);
         bytes += fs::file_size(table_path(dir, m));
     }
     return bytes;
@@ -188,8 +188,8 @@ fs::path write_settled(const std::string& name, const fs::path& dir) {
     const Tablebase& solved = test::solved_tables({name});
     const auto table = solved.find(Material::parse(name));
     const fs::path path = table_path(dir, table->material());
-    const EntryBits settled = exit_settled(*table, solved);
-    write_table(*table, path, shipping(WriteOptions::Sides::Both), &settled);
+    const WriteSurvey survey = exit_settled(*table, solved);
+    write_table(*table, path, shipping(WriteOptions::Sides::Both), &survey);
     return path;
 }
 

@@ -40,13 +40,13 @@ uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(
 MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles) {
     MemoryPlan plan;
     const uint64_t table = table_memory_bytes(m);
-    // Writing a table in memory holds it and a bit per entry and side for the entries exits settle
-    // (solve/exit_settled.hpp).
-    const uint64_t settled_bits = settles ? 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
+    // Writing a table in memory that exits settle holds it and its survey (solve/exit_settled.hpp): two
+    // bits per entry and side, the legal entries and the settled ones.
+    const uint64_t survey_bits = settles ? 2 * 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
     plan.captures = subtables_bytes(m, false);
     if (!m.has_pawns()) {
         plan.state = table;
-        plan.writing = table + settled_bits;
+        plan.writing = table + survey_bits;
         return plan;
     }
     const uint64_t slice = slice_entries(m);  // per side: both images
@@ -68,7 +68,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
         // order's sampled block still use once dropped (KRPvKR, 2 threads: 114 MiB measured, 109 estimated).
         plan.writing =
-            way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? settled_bits : 0);
+            way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? survey_bits : 0);
         if (plan.own_and_promotions() <= cache && plan.peak() <= limit) break;
     }
     return plan;

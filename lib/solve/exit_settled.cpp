@@ -1,6 +1,7 @@
 #include "solve/exit_settled.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
 
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
@@ -10,45 +11,56 @@
 
 namespace retro {
 
-EntryBits exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop,
-                       const std::function<void(uint64_t done, uint64_t entries)>& progress) {
+WriteSurvey exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop,
+                         const std::function<void(uint64_t done, uint64_t entries)>& progress) {
     const ExitProbe exits(table.scheme, tables);
-    EntryBits settled;
+    WriteSurvey survey;
     const uint64_t entries = table.size();
     const size_t words = EntryBits::words_for(entries);
     par::SharedProgress searched(progress, 2 * entries);
     for (Color side : {WHITE, BLACK}) {
-        std::vector<uint64_t>& bits = settled.words[side];
-        bits.assign(words, 0);
+        std::vector<uint64_t>& legal = survey.legal.words[side];
+        std::vector<uint64_t>& settled = survey.settled.words[side];
+        legal.assign(words, 0);
+        settled.assign(words, 0);
+        tbb::combinable<std::vector<uint64_t>> counts(
+            [&] { return std::vector<uint64_t>(survey.counts[side].size()); });
         // Ranges of whole words, so no two tasks write the same word.
         par::parallel_for(tbb::blocked_range<size_t>(0, words, 1 << 10), [&](const auto& r) {
             if (stop && stop->load(std::memory_order_relaxed))
                 throw WriteStopped(table.material().name() + ": stopped while settling values by exits");
+            std::vector<uint64_t>& count = counts.local();
             MoveList moves;
             const uint64_t first = uint64_t(r.begin()) * 64, last = std::min(entries, uint64_t(r.end()) * 64);
             for_each_legal_entry(table.scheme, side, first, last,
                                  [&](uint64_t i, const Placement& p, const Position& pos) {
+                                     const uint64_t bit = uint64_t(1) << (i & 63);
+                                     legal[i >> 6] |= bit;
+                                     const Dtm value = table.value(side, i);
+                                     ++count[value];
                                      moves.size = 0;
                                      generate_legal_exits(pos, moves);
-                                     const Dtm value = table.value(side, i);
                                      for (const Move& m : moves)
                                          if (value_through(exits.value_after(pos, p, m)) == value) {
-                                             bits[i >> 6] |= uint64_t(1) << (i & 63);
+                                             settled[i >> 6] |= bit;
                                              break;
                                          }
                                  });
             searched.add(last - first);
         });
+        counts.combine_each([&](const std::vector<uint64_t>& c) {
+            for (size_t v = 0; v < c.size(); ++v) survey.counts[side][v] += c[v];
+        });
     }
     searched.finish();
-    return settled;
+    return survey;
 }
 
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                          const TableSource& tables) {
     if (!options.settle_exits) return write_table(table, path, options);
-    const EntryBits settled = exit_settled(table, tables, options.stop, options.settle_progress);
-    write_table(table, path, options, &settled);
+    const WriteSurvey survey = exit_settled(table, tables, options.stop, options.settle_progress);
+    write_table(table, path, options, &survey);
 }
 
 }  // namespace retro

@@ -7,17 +7,20 @@
 #include <filesystem>
 #include <functional>
 
-#include "store/entry_bits.hpp"
 #include "store/table_file.hpp"
 #include "store/table_source.hpp"
+#include "store/write_survey.hpp"
 
 namespace retro {
 
-// Both sides to move of `table`; its sub-tables come from `tables` (throws SolveError if one is
-// missing). Parallel (TBB); one pass of move generation over the legal entries. Throws WriteStopped
-// when `stop` is raised. Calls `progress` (when set) as WriteOptions::settle_progress says.
-EntryBits exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop = nullptr,
-                       const std::function<void(uint64_t done, uint64_t entries)>& progress = {});
+// The survey of both sides to move of `table` for its writer: the legal entries, the counts of their
+// values, and the entries exits settle. Its sub-tables come from `tables` (throws SolveError if one
+// is missing). Parallel (TBB); one pass of move generation over the legal entries. Throws
+// WriteStopped when `stop` is raised. Calls `progress` (when set) as WriteOptions::settle_progress
+// says.
+WriteSurvey exit_settled(const Table& table, const TableSource& tables,
+                         const std::atomic<bool>* stop = nullptr,
+                         const std::function<void(uint64_t done, uint64_t entries)>& progress = {});
 
 // write_table, settled by exits (format version 5) when options.settle_exits asks for it; options.stop
 // stops the search for exits too.

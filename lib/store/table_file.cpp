@@ -166,7 +166,7 @@ std::vector<DigitOrder> orders_to_try(const TableValues& t, const WriteOptions& 
 }
 
 void write_file(const TableValues& t, const std::filesystem::path& path, Metric metric,
-                const WriteOptions& options, const EntryBits* settled) {
+                const WriteOptions& options, const WriteSurvey* survey) {
     const std::string name = path.string();
     const uint32_t requested_block = options.block_entries;
     if (requested_block != 0 && !format::valid_block_entries(requested_block))
@@ -184,39 +184,58 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     auto value_of = [&](Dtm v) -> uint16_t { return metric == Metric::Dtm ? v : uint16_t(wdl_of(v)); };
 
     // Holes are entries of no legal position for their side to move; the reader never asks for them,
-    // so they may take any value. Only drawn entries can be holes.
-    // A cursor steps to each entry's placement: decoding every drawn entry took a quarter of
-    // tbpack's time on KRBvKR.
+    // so they may take any value. A survey lists the legal entries. Without one, only drawn entries
+    // can be holes, and a cursor steps to each entry's placement (decoding every drawn entry took a
+    // quarter of tbpack's time on KRBvKR).
+    const EntryBits* settled = survey ? &survey->settled : nullptr;
+    const WriteSurvey* surveyed = options.fill_holes ? survey : nullptr;  // its holes are this write's
     auto is_hole = [&](Color side, Dtm value, const IndexCursor& at) {
         return options.fill_holes && value == DTM_DRAW &&
                (!at.valid() || !is_legal_entry(entry_position(scheme, at.placement(), side)));
     };
 
-    // Pass 1, over chunks of 2^20 entries in the order the values read fastest: count the values of
-    // all entries but holes (by byte, and the rare ones past a byte apart).
-    struct Histogram {
-        std::array<uint64_t, 256> bytes;
-        std::vector<Dtm> long_values;
-    };
-    constexpr uint64_t CHUNK = 1 << 20;
-    const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
-    std::vector<Histogram> chunk_histogram(2 * chunks);
-    const DigitOrder pass_order = t.natural_order();
-    par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
-        const Color side = Color(c / chunks);
-        const uint64_t first = (c % chunks) * CHUNK, n = std::min(entries, first + CHUNK) - first;
-        Histogram& hist = chunk_histogram[c];
-        hist.bytes.fill(0);
-        std::vector<Dtm> values(n);
-        t.read(side, pass_order, first, n, values.data());
-        IndexCursor at(scheme, first, pass_order.order());
-        for (uint64_t i = 0; i < n; ++i, at.next()) {
-            if (is_hole(side, values[i], at)) continue;
-            const uint8_t byte = Table::byte_of(values[i]);
-            ++hist.bytes[byte];
-            if (byte == Table::LONG_BYTE) hist.long_values.push_back(values[i]);
+    // How many entries of each side hold each value, holes aside: the survey's counts, or pass 1 over
+    // chunks of 2^20 entries in the order the values read fastest (by byte, and the rare values past a
+    // byte apart).
+    std::array<std::vector<uint64_t>, 2> counts;
+    if (surveyed) {
+        counts = surveyed->counts;
+    } else {
+        struct Histogram {
+            std::array<uint64_t, 256> bytes;
+            std::vector<Dtm> long_values;
+        };
+        constexpr uint64_t CHUNK = 1 << 20;
+        const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
+        std::vector<Histogram> chunk_histogram(2 * chunks);
+        const DigitOrder pass_order = t.natural_order();
+        par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
+            const Color side = Color(c / chunks);
+            const uint64_t first = (c % chunks) * CHUNK, n = std::min(entries, first + CHUNK) - first;
+            Histogram& hist = chunk_histogram[c];
+            hist.bytes.fill(0);
+            std::vector<Dtm> values(n);
+            t.read(side, pass_order, first, n, values.data());
+            IndexCursor at(scheme, first, pass_order.order());
+            for (uint64_t i = 0; i < n; ++i, at.next()) {
+                if (is_hole(side, values[i], at)) continue;
+                const uint8_t byte = Table::byte_of(values[i]);
+                ++hist.bytes[byte];
+                if (byte == Table::LONG_BYTE) hist.long_values.push_back(values[i]);
+            }
+        });
+        for (int side = 0; side < 2; ++side) {
+            std::vector<uint64_t>& total = counts[size_t(side)];
+            total.assign(size_t(1) << 16, 0);
+            for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c) {
+                for (int byte = 0; byte < 256; ++byte)
+                    if (byte != Table::LONG_BYTE)
+                        total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
+                            chunk_histogram[c].bytes[size_t(byte)];
+                for (const Dtm v : chunk_histogram[c].long_values) ++total[v];
+            }
         }
-    });
+    }
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
     format::Header h;
@@ -227,14 +246,7 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     std::array<std::vector<uint16_t>, 2> code_of;  // [side][value]
     int widest = 0;
     for (int side = 0; side < 2; ++side) {
-        std::vector<uint64_t> total(size_t(1) << 16);
-        for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c)
-            for (int byte = 0; byte < 256; ++byte)
-                if (byte != Table::LONG_BYTE)
-                    total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
-                        chunk_histogram[c].bytes[size_t(byte)];
-        for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c)
-            for (const Dtm v : chunk_histogram[c].long_values) ++total[v];
+        std::vector<uint64_t>& total = counts[size_t(side)];
         if (metric == Metric::Wdl) {  // the same counts, by win/draw/loss
             std::vector<uint64_t> by_wdl(total.size());
             for (size_t v = 0; v < total.size(); ++v) by_wdl[size_t(wdl_of(Dtm(v)))] += total[v];
@@ -287,15 +299,20 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
         const uint64_t first = uint64_t(j) * h.block_entries;
         std::vector<Dtm> values(n);
         t.read(side, order, first, n, values.data());
-        IndexCursor at(scheme, first, order.order());
-        for (uint32_t i = 0; i < n; ++i, at.next()) {
-            const uint64_t idx = at.index();
-            kind[i] = is_hole(side, values[i], at)          ? HOLE
-                      : settled && settled->test(side, idx) ? SETTLED
-                                                            : KEPT;
-            codes[i] = kind[i] == HOLE ? 0 : code[value_of(values[i])];
+        const auto classify = [&](uint32_t i, uint64_t idx, bool hole) {
+            kind[i] = hole ? HOLE : settled && settled->test(side, idx) ? SETTLED : KEPT;
+            codes[i] = hole ? 0 : code[value_of(values[i])];
             if (kind[i] == KEPT) ++takers[codes[i]];
             if (kind[i] == SETTLED) ++settled_by_code[codes[i]];
+        };
+        if (surveyed) {  // the stored positions' indices alone, without placing the men (a fifth of
+                         // the CPU time writing KBNvKB took)
+            order.for_each_index(first, n, [&](uint64_t i, uint64_t idx) {
+                classify(uint32_t(i), idx, !surveyed->legal.test(side, idx));
+            });
+        } else {
+            IndexCursor at(scheme, first, order.order());
+            for (uint32_t i = 0; i < n; ++i, at.next()) classify(i, at.index(), is_hole(side, values[i], at));
         }
         // A settled entry takes any fill no better than its value: add the counts from the best down.
         uint64_t settled_not_worse = 0;
@@ -415,13 +432,13 @@ std::set<std::string> table_file_names(const std::filesystem::path& dir) {
 }
 
 void write_table(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options,
-                 const EntryBits* settled) {
-    write_file(values, path, Metric::Dtm, options, settled);
+                 const WriteSurvey* survey) {
+    write_file(values, path, Metric::Dtm, options, survey);
 }
 
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
-                 const EntryBits* settled) {
-    write_table(TableInMemory(table), path, options, settled);
+                 const WriteSurvey* survey) {
+    write_table(TableInMemory(table), path, options, survey);
 }
 
 void write_wdl(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options) {

@@ -15,11 +15,11 @@
 
 #include "index/dependencies.hpp"
 #include "store/codec.hpp"
-#include "store/entry_bits.hpp"
 #include "store/store_error.hpp"
 #include "store/table.hpp"
 #include "store/table_values.hpp"
 #include "store/wdl.hpp"
+#include "store/write_survey.hpp"
 
 namespace retro {
 
@@ -79,14 +79,16 @@ struct WriteOptions {
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
 // a file with the final name is always complete. Throws StoreError (unwritable directory, full disk:
 // no file with the final name is left behind). Blocks are compressed in parallel (TBB).
-// With `settled` (solve/exit_settled.hpp), its entries may store any value no better than their own
-// (format version 5), which makes files far smaller; readers need the sub-tables then.
+// With a `survey` (solve/exit_settled.hpp), the writer takes the holes and the counts of values from
+// it instead of telling holes from legal entries itself, and the entries it settles may store any
+// value no better than their own (format version 5), which makes files far smaller; readers need the
+// sub-tables then.
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {},
-                 const EntryBits* settled = nullptr);
+                 const WriteSurvey* survey = nullptr);
 // The same from values read a run at a time (a pawn table from its slice store, with the digit
 // orders it reads in: the pawn digits first).
 void write_table(const TableValues& values, const std::filesystem::path& path,
-                 const WriteOptions& options = {}, const EntryBits* settled = nullptr);
+                 const WriteOptions& options = {}, const WriteSurvey* survey = nullptr);
 
 // Reads and checks a whole table file (header, every block's checksum and codes). Holes (entries of
 // no legal position) may hold any value. Throws StoreError, also for the shipping form (one side to
