@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
                 o.keep = WriteOptions::Sides::Smaller;  // format version 4
                 write_table(*table, dir / "reader" / (stem + "shipping-" + name + ".rtb"), o);
                 o.keep = WriteOptions::Sides::Both;  // format version 5
-                const EntryBits settled = exit_settled(*table, tables);
-                write_table(*table, dir / "reader" / (stem + "settled-" + name + ".rtb"), o, &settled);
+                const WriteSurvey survey = exit_settled(*table, tables);
+                write_table(*table, dir / "reader" / (stem + "settled-" + name + ".rtb"), o, &survey);
             }
         tables.add(table);
     }
