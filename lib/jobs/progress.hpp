@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "index/material.hpp"
+#include "jobs/active_clock.hpp"
 
 namespace retro {
 
@@ -49,7 +50,7 @@ inline std::filesystem::path times_file_path(const std::filesystem::path& dir) {
 
 class JobProgress {
 public:
-    using Clock = std::chrono::steady_clock;
+    using Clock = ActiveClock;  // a pause (Ctrl-Z) is no time spent on a table
 
     // The tables the job will build, in order, with their index entries (both sides to move).
     explicit JobProgress(std::vector<std::pair<Material, uint64_t>> tables);

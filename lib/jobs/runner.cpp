@@ -188,7 +188,7 @@ bool JobRun::build(const PlannedTable& t) {
         start += ", expected ~" + format_duration(*e);
     report(start);
 
-    auto table_start = std::chrono::steady_clock::now();
+    auto table_start = ActiveClock::now();
     progress_.table_started(m);
     Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
     tables.stop_reading_when(options_.stop);
@@ -212,8 +212,8 @@ bool JobRun::build(const PlannedTable& t) {
         std::string line = m.name() + ": " + message;
         if (resuming) {
             if (const auto before = read_elapsed(checkpoint, *resumed_at)) {
-                table_start -= std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                    std::chrono::duration<double>(*before));
+                table_start -=
+                    std::chrono::duration_cast<ActiveClock::duration>(std::chrono::duration<double>(*before));
                 progress_.table_resumed(*before);
                 line += " (" + format_duration(*before) + " spent on it before)";
             } else {
@@ -257,7 +257,7 @@ bool JobRun::build(const PlannedTable& t) {
                ", then keeps the blocks already written to " + file.string() + ".tmp");
         return false;
     };
-    const auto write_start = std::chrono::steady_clock::now();
+    const auto write_start = ActiveClock::now();
     try {
         const auto values = values_of(solved, m);
         // A table read in part by a later one: self-contained, its pawns' entries together.
@@ -338,7 +338,7 @@ void wait_a_moment(const std::atomic<bool>* stop) {
 }  // namespace
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
-    const auto job_start = std::chrono::steady_clock::now();
+    const auto job_start = ActiveClock::now();
     JobRun run(plan, options);
     JobResult& result = run.result();
     // Which tables are complete; the tables of other processes join as their files appear.
