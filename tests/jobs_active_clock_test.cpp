@@ -15,7 +15,7 @@ double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::ste
 }
 }  // namespace
 
-TEST(ActiveClock, RunsLikeTheSteadyClockWhileNothingStops) {
+TEST(JobsActiveClock, RunsLikeTheSteadyClockWhileNothingStops) {
     const auto active = ActiveClock::now();
     const auto steady = std::chrono::steady_clock::now();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -25,7 +25,7 @@ TEST(ActiveClock, RunsLikeTheSteadyClockWhileNothingStops) {
     EXPECT_NEAR(ran, passed, 0.05);
 }
 
-TEST(ActiveClock, LeavesOutAStopOfTheProcess) {
+TEST(JobsActiveClock, LeavesOutAStopOfTheProcess) {
     // A shell stops this process for 3 s (SIGSTOP, as Ctrl-Z does with SIGTSTP), then continues it.
     const auto active = ActiveClock::now();
     const auto steady = std::chrono::steady_clock::now();
