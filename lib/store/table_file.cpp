@@ -305,8 +305,8 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
             if (kind[i] == KEPT) ++takers[codes[i]];
             if (kind[i] == SETTLED) ++settled_by_code[codes[i]];
         };
-        if (surveyed) {  // the stored positions' indices alone, without placing the men (a fifth of
-                         // the CPU time writing KBNvKB took)
+        if (surveyed) {  // the stored positions' indices alone, without placing the men (pass 2 of
+                         // KBNvKB: 8.3 -> 7.2 s)
             order.for_each_index(first, n, [&](uint64_t i, uint64_t idx) {
                 classify(uint32_t(i), idx, !surveyed->legal.test(side, idx));
             });
