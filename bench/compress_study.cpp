@@ -114,7 +114,7 @@ std::vector<uint8_t> block_ranked(const std::vector<uint8_t>& codes) {
         size_t(std::count_if(count.begin(), count.end(), [](uint64_t n) { return n > 0; }));
     std::array<uint8_t, 256> rank{};
     for (size_t r = 0; r < 256; ++r) rank[by_count[r]] = uint8_t(r);
-    unsigned bits = distinct <= 1 ? 0 : distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8;
+    const unsigned bits = distinct <= 1 ? 0 : distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8;
     const size_t kept = std::max<size_t>(distinct, 1), head = 1 + kept;
     std::vector<uint8_t> out(head + (codes.size() * bits + 7) / 8, 0);
     out[0] = uint8_t(kept - 1);
@@ -447,7 +447,7 @@ std::vector<SideCodes> stored_codes(const std::string& path) {
 void stored_study(const std::string& path) {
     const std::vector<SideCodes> stored = stored_codes(path);
     const std::array<SideCodes, 2> sides = {stored.front(), stored.size() > 1 ? stored[1] : SideCodes{}};
-    // Codec, level and log2 of the block's entries.
+    // Codec, level, log2 of the block's entries, and whether the codes are ranked again per block.
     const struct {
         Codec codec;
         int level, log_block;

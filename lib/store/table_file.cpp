@@ -165,6 +165,51 @@ std::vector<DigitOrder> orders_to_try(const TableValues& t, const WriteOptions& 
     return candidates;
 }
 
+// Pass 1 of a write without a survey: how many entries of each side hold each value, holes aside
+// (`is_hole(side, value, cursor)`), over chunks of 2^20 entries in the order the values read fastest
+// (by byte, and the rare values past a byte apart). Indexed [side][value].
+template <class IsHole>
+std::array<std::vector<uint64_t>, 2> counted_values(const TableValues& t, IsHole&& is_hole) {
+    struct Histogram {
+        std::array<uint64_t, 256> bytes;
+        std::vector<Dtm> long_values;
+    };
+    const IndexScheme& scheme = t.scheme();
+    const uint64_t entries = scheme.size();
+    constexpr uint64_t CHUNK = 1 << 20;
+    const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
+    std::vector<Histogram> chunk_histogram(2 * chunks);
+    const DigitOrder pass_order = t.natural_order();
+    par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
+        const Color side = Color(c / chunks);
+        const uint64_t first = (c % chunks) * CHUNK, n = std::min(entries, first + CHUNK) - first;
+        Histogram& hist = chunk_histogram[c];
+        hist.bytes.fill(0);
+        std::vector<Dtm> values(n);
+        t.read(side, pass_order, first, n, values.data());
+        IndexCursor at(scheme, first, pass_order.order());
+        for (uint64_t i = 0; i < n; ++i, at.next()) {
+            if (is_hole(side, values[i], at)) continue;
+            const uint8_t byte = Table::byte_of(values[i]);
+            ++hist.bytes[byte];
+            if (byte == Table::LONG_BYTE) hist.long_values.push_back(values[i]);
+        }
+    });
+    std::array<std::vector<uint64_t>, 2> counts;
+    for (int side = 0; side < 2; ++side) {
+        std::vector<uint64_t>& total = counts[size_t(side)];
+        total.assign(size_t(1) << 16, 0);
+        for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c) {
+            for (int byte = 0; byte < 256; ++byte)
+                if (byte != Table::LONG_BYTE)
+                    total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
+                        chunk_histogram[c].bytes[size_t(byte)];
+            for (const Dtm v : chunk_histogram[c].long_values) ++total[v];
+        }
+    }
+    return counts;
+}
+
 void write_file(const TableValues& t, const std::filesystem::path& path, Metric metric,
                 const WriteOptions& options, const WriteSurvey* survey) {
     const std::string name = path.string();
@@ -194,48 +239,8 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
                (!at.valid() || !is_legal_entry(entry_position(scheme, at.placement(), side)));
     };
 
-    // How many entries of each side hold each value, holes aside: the survey's counts, or pass 1 over
-    // chunks of 2^20 entries in the order the values read fastest (by byte, and the rare values past a
-    // byte apart).
-    std::array<std::vector<uint64_t>, 2> counts;
-    if (surveyed) {
-        counts = surveyed->counts;
-    } else {
-        struct Histogram {
-            std::array<uint64_t, 256> bytes;
-            std::vector<Dtm> long_values;
-        };
-        constexpr uint64_t CHUNK = 1 << 20;
-        const uint64_t chunks = (entries + CHUNK - 1) / CHUNK;
-        std::vector<Histogram> chunk_histogram(2 * chunks);
-        const DigitOrder pass_order = t.natural_order();
-        par::parallel_for(uint64_t(0), 2 * chunks, [&](uint64_t c) {
-            const Color side = Color(c / chunks);
-            const uint64_t first = (c % chunks) * CHUNK, n = std::min(entries, first + CHUNK) - first;
-            Histogram& hist = chunk_histogram[c];
-            hist.bytes.fill(0);
-            std::vector<Dtm> values(n);
-            t.read(side, pass_order, first, n, values.data());
-            IndexCursor at(scheme, first, pass_order.order());
-            for (uint64_t i = 0; i < n; ++i, at.next()) {
-                if (is_hole(side, values[i], at)) continue;
-                const uint8_t byte = Table::byte_of(values[i]);
-                ++hist.bytes[byte];
-                if (byte == Table::LONG_BYTE) hist.long_values.push_back(values[i]);
-            }
-        });
-        for (int side = 0; side < 2; ++side) {
-            std::vector<uint64_t>& total = counts[size_t(side)];
-            total.assign(size_t(1) << 16, 0);
-            for (uint64_t c = uint64_t(side) * chunks; c < uint64_t(side + 1) * chunks; ++c) {
-                for (int byte = 0; byte < 256; ++byte)
-                    if (byte != Table::LONG_BYTE)
-                        total[byte == Table::DRAW_BYTE ? DTM_DRAW : size_t(byte)] +=
-                            chunk_histogram[c].bytes[size_t(byte)];
-                for (const Dtm v : chunk_histogram[c].long_values) ++total[v];
-            }
-        }
-    }
+    // How many entries of each side hold each value, holes aside.
+    std::array<std::vector<uint64_t>, 2> counts = surveyed ? surveyed->counts : counted_values(t, is_hole);
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
     format::Header h;
