@@ -1,4 +1,4 @@
-// Table files (format v1 to v4, docs/format.md): a DTM table KQvKR.rtb and, on request, a WDL bitbase
+// Table files (format v1 to v5, docs/format.md): a DTM table KQvKR.rtb and, on request, a WDL bitbase
 // KQvKR.rtw beside it. Values are packed into codes, cut into blocks of entries, and each block is
 // compressed on its own, so a probe decompresses one block (store/table_reader.hpp).
 #pragma once
