@@ -29,6 +29,7 @@
 
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "store/block_ranks.hpp"
 #include "store/codec.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
@@ -97,32 +98,8 @@ struct Variant {
     int level;
     size_t dictionary;            // bytes; 0: none
     bool raw_dictionary = false;  // pieces of the table itself instead of a trained dictionary
-    bool block_ranked = false;    // codes ranked again per block and packed narrow (block_ranked)
+    bool block_ranked = false;    // codes ranked again per block, as format version 6 stores them
 };
-
-// A block's codes ranked by their frequency in the block, packed at the narrowest width of 0, 1, 2,
-// 4 or 8 bits that holds them, after the block's own dictionary: its size - 1, then its codes, most
-// common first. Fewer bytes for the codec to search, when a block holds few distinct codes.
-std::vector<uint8_t> block_ranked(const std::vector<uint8_t>& codes) {
-    std::array<uint64_t, 256> count{};
-    for (const uint8_t c : codes) ++count[c];
-    std::array<uint8_t, 256> by_count;
-    std::iota(by_count.begin(), by_count.end(), 0);
-    std::stable_sort(by_count.begin(), by_count.end(),
-                     [&](uint8_t a, uint8_t b) { return count[a] > count[b]; });
-    const size_t distinct =
-        size_t(std::count_if(count.begin(), count.end(), [](uint64_t n) { return n > 0; }));
-    std::array<uint8_t, 256> rank{};
-    for (size_t r = 0; r < 256; ++r) rank[by_count[r]] = uint8_t(r);
-    const unsigned bits = distinct <= 1 ? 0 : distinct <= 2 ? 1 : distinct <= 4 ? 2 : distinct <= 16 ? 4 : 8;
-    const size_t kept = std::max<size_t>(distinct, 1), head = 1 + kept;
-    std::vector<uint8_t> out(head + (codes.size() * bits + 7) / 8, 0);
-    out[0] = uint8_t(kept - 1);
-    std::copy_n(by_count.begin(), kept, out.begin() + 1);
-    for (size_t i = 0; bits && i < codes.size(); ++i)
-        out[head + i * bits / 8] |= uint8_t(rank[codes[i]] << (i * bits % 8));
-    return out;
-}
 
 struct Result {
     uint64_t bytes = 0;
@@ -186,7 +163,7 @@ Result run(const std::array<SideCodes, 2>& sides, const Variant& v) {
         std::vector<std::vector<uint8_t>> raw(blocks), stored(blocks);
         par::parallel_for(uint64_t(0), blocks, [&](uint64_t b) {
             raw[b] = filled_block(s, b * v.block, std::min(v.block, n - b * v.block), v.fill);
-            if (v.block_ranked) raw[b] = block_ranked(raw[b]);
+            if (v.block_ranked) raw[b] = ranked_block(raw[b], uint32_t(raw[b].size()), 8);
         });
         std::vector<uint8_t> dict;
         ZSTD_CDict* cdict = nullptr;

@@ -1,6 +1,7 @@
 // Writes a seed corpus for the fuzz targets: small valid table files (KQvK, KRvK, KBvK) in every
 // codec, with large and small blocks, DTM and WDL, in the natural and another digit order (format
-// version 3), and raw codec streams.
+// version 3), the shipping form and values settled by exits (versions 4 to 6), raw codec streams and
+// a ranked block.
 //
 //   make_seeds DIR
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
+#include "store/block_ranks.hpp"
 #include "store/codec.hpp"
 #include "store/table_file.hpp"
 
@@ -39,9 +41,11 @@ int main(int argc, char** argv) {
                 write_table(*table, dir / "reader" / (stem + "order-" + name + ".rtb"), o);
                 o.keep = WriteOptions::Sides::Smaller;  // format version 4
                 write_table(*table, dir / "reader" / (stem + "shipping-" + name + ".rtb"), o);
-                o.keep = WriteOptions::Sides::Both;  // format version 5
+                o.keep = WriteOptions::Sides::Both;  // format version 6
                 const WriteSurvey survey = exit_settled(*table, tables);
                 write_table(*table, dir / "reader" / (stem + "settled-" + name + ".rtb"), o, &survey);
+                o.rank_blocks = false;  // format version 5
+                write_table(*table, dir / "reader" / (stem + "settled-v5-" + name + ".rtb"), o, &survey);
             }
         tables.add(table);
     }
@@ -55,6 +59,14 @@ int main(int argc, char** argv) {
         out.write(head, 3);
         out.write(reinterpret_cast<const char*>(packed.data()), std::streamsize(packed.size()));
     }
+    // A ranked form: 0x80 + the index of 8 bits among the widths (0 1 2 4 8 16), the entries, the form.
+    std::vector<uint8_t> few(3000);
+    for (size_t i = 0; i < few.size(); ++i) few[i] = uint8_t(i % 5 ? 7 : i % 3);
+    const auto ranked = ranked_block(few, uint32_t(few.size()), 8);
+    std::ofstream out(dir / "codec" / "ranked.bin", std::ios::binary);
+    const char head[3] = {char(0x80 + 4), char(few.size() >> 8), char(few.size() & 0xFF)};
+    out.write(head, 3);
+    out.write(reinterpret_cast<const char*>(ranked.data()), std::streamsize(ranked.size()));
     std::cout << "seeds in " << dir << "\n";
     return 0;
 }

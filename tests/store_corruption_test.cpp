@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "solve/exit_settled.hpp"
+#include "store/codec.hpp"
+#include "store/format.hpp"
 #include "store/table_reader.hpp"
 #include "store_test_util.hpp"
 
@@ -114,16 +116,82 @@ TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion4FileIsRejected) {
     EXPECT_EQ(check_all_variants_of_version(path, format::VERSION_ONE_SIDE), "");
 }
 
-TEST(StoreCorruption, EveryBitFlipAndTruncationOfAVersion5FileIsRejected) {
-    // Values settled by exits, both sides kept (byte 35 zero). Every entry is marked settled: only the
-    // bytes matter here, not which values a reader completes.
+TEST(StoreCorruption, EveryBitFlipAndTruncationOfVersion5And6FilesIsRejected) {
+    // Values settled by exits, both sides kept (byte 35 zero), blocks ranked again (version 6) or not
+    // (5). Every entry is marked settled: only the bytes matter here, not which values a reader
+    // completes; in version 6 each block is then its fill code at rank width 0.
     ScratchDir dir("corrupt-settled");
     const auto table = small_table("KRvK");
     const fs::path path = table_path(dir.path, table->material());
     WriteSurvey survey = exit_settled(*table, small_tables());
     for (auto& words : survey.settled.words) std::fill(words.begin(), words.end(), ~uint64_t(0));
-    write_table(*table, path, {}, &survey);
+    WriteOptions o;
+    write_table(*table, path, o, &survey);
+    EXPECT_EQ(check_all_variants_of_version(path, format::VERSION_BLOCKS_RANKED), "");
+    o.rank_blocks = false;
+    write_table(*table, path, o, &survey);
     EXPECT_EQ(check_all_variants_of_version(path, format::VERSION_EXITS_SETTLED), "");
+}
+
+TEST(StoreCorruption, RankedBlocksThatDecodeYetBreakTheirFormAreRejected) {
+    // Behind the block CRC and the codec: a version 6 block rewritten with a bad ranked form, its
+    // CRC and offsets made good again, is refused at its first read, naming the block.
+    ScratchDir dir("corrupt-ranked");
+    const auto table = small_table("KQvK");
+    const fs::path path = table_path(dir.path, table->material());
+    const WriteSurvey survey = exit_settled(*table, small_tables());
+    WriteOptions o;
+    o.codec = Codec::Zstd, o.block_entries = 1 << 12;
+    write_table(*table, path, o, &survey);
+    const std::string good = read_bytes(path);
+    const TableReader original(good, path, format::Metric::Dtm);
+    const format::Header& h = original.header();
+    // The first block whose codes are ranked narrower than the file's 8 bits, decoded.
+    std::vector<uint8_t> ranked;
+    uint32_t b = 0;
+    for (; b < h.block_count && (ranked.empty() || ranked[0] >= 8); ++b) {
+        ranked.resize(1 << 14);
+        ranked.resize(decompress_at_most(h.codec,
+                                         reinterpret_cast<const uint8_t*>(good.data()) + h.offsets[b],
+                                         h.offsets[b + 1] - h.offsets[b], ranked.data(), ranked.size()));
+    }
+    ASSERT_LT(ranked[0], 8);
+    --b;
+    // The file with block b's stored bytes from `form`, offsets, CRCs and the header CRC rewritten.
+    const auto with_block = [&](const std::vector<uint8_t>& form) {
+        format::Header changed = h;
+        const std::vector<uint8_t> stored = compress(h.codec, 3, form.data(), form.size());
+        std::string blocks;
+        for (uint32_t k = 0; k < h.block_count; ++k) {
+            const std::string bytes = k == b ? std::string(stored.begin(), stored.end())
+                                             : good.substr(h.offsets[k], h.offsets[k + 1] - h.offsets[k]);
+            changed.block_crc[k] = crc32_of(bytes.data(), bytes.size());
+            blocks += bytes;
+            changed.offsets[k + 1] = changed.offsets[k] + bytes.size();
+        }
+        const std::vector<uint8_t> header = format::serialize(changed);
+        return std::string(header.begin(), header.end()) + blocks;
+    };
+    const auto refusal = [&](const std::vector<uint8_t>& form) {
+        try {
+            TableReader(with_block(form), path, format::Metric::Dtm).block(b);
+        } catch (const StoreError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    ASSERT_EQ(refusal(ranked), "accepted");  // rewritten as it was
+    const std::string where = "block " + std::to_string(b) + " of ";
+    auto bad = ranked;
+    bad[0] = 3;
+    EXPECT_NE(refusal(bad).find(where), std::string::npos) << refusal(bad);
+    EXPECT_NE(refusal(bad).find("bad rank width 3"), std::string::npos) << refusal(bad);
+    bad = ranked;
+    bad.push_back(0);
+    EXPECT_NE(refusal(bad).find("bytes where"), std::string::npos) << refusal(bad);
+    bad = ranked;
+    bad[2] = uint8_t(h.sides[h.side_of_block(b)].dictionary.size());  // a code past the dictionary
+    EXPECT_NE(refusal(bad).find("beyond the dictionary"), std::string::npos) << refusal(bad);
 }
 
 TEST(StoreCorruption, EveryBitFlipAndTruncationWithSmallBlocksIsRejected) {

@@ -121,8 +121,8 @@ TEST(StoreDigitOrder, BadOrdersInAHeaderAreRefused) {
     EXPECT_NE(open_error(with_header_crc(bad), path).find("reserved header bytes are not zero"),
               std::string::npos);
     bad = good;
-    bad[VERSION_AT] = 6;
-    EXPECT_NE(open_error(bad, path).find("unsupported format version 6 (this reader reads versions 1 to 5"),
+    bad[VERSION_AT] = 7;
+    EXPECT_NE(open_error(bad, path).find("unsupported format version 7 (this reader reads versions 1 to 6"),
               std::string::npos);
     EXPECT_THROW(write_table(*table, path,
                              [] {

@@ -37,7 +37,7 @@ TEST_F(TbpackCli, ShippingAndBackHoldTheSameValues) {
     for (const char* name : {"KQvK", "KPvK"})
         EXPECT_EQ(
             TableReader(dir("ship") / (std::string(name) + ".rtb"), format::Metric::Dtm).header().version,
-            format::VERSION_EXITS_SETTLED);
+            format::VERSION_BLOCKS_RANKED);
 
     const test::AppOutcome same = run("tbdiff", full().string() + " " + dir("ship").string());
     EXPECT_EQ(same.status, 0) << same.out << same.err;

@@ -27,7 +27,7 @@ void add_write_options(po::options_description& options) {
         "self-contained",
         "store every value as solved (format versions 1-4), so that a file reads without its "
         "sub-tables; by default a value that a capture or promotion achieves may be stored as any value "
-        "no better, which probes complete from the sub-tables (format version 5: 14-30% fewer bytes "
+        "no better, which probes complete from the sub-tables (format version 6: 14-30% fewer bytes "
         "measured, hot probes about 3 times slower)");
 }
 

@@ -147,7 +147,7 @@ std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_
     return out;
 }
 
-void decompress(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t expected) {
+size_t decompress_at_most(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t capacity) {
     try {
         io::filtering_istream is;
         switch (codec) {
@@ -165,22 +165,27 @@ void decompress(Codec codec, const uint8_t* data, size_t size, uint8_t* out, siz
         }
         is.push(io::array_source(reinterpret_cast<const char*>(data), size));
         is.exceptions(std::ios::badbit);
-        is.read(reinterpret_cast<char*>(out), std::streamsize(expected));
+        is.read(reinterpret_cast<char*>(out), std::streamsize(capacity));
         const auto got = size_t(is.gcount());
-        if (got != expected)
-            throw CodecError(codec_name(codec) + " stream ends after " + std::to_string(got) + " of " +
-                             std::to_string(expected) + " bytes");
         char extra;
         is.clear();
         is.read(&extra, 1);
         if (is.gcount() != 0)
-            throw CodecError(codec_name(codec) + " stream holds more than " + std::to_string(expected) +
+            throw CodecError(codec_name(codec) + " stream holds more than " + std::to_string(capacity) +
                              " bytes");
+        return got;
     } catch (const CodecError&) {
         throw;
     } catch (const std::exception& e) {
         throw CodecError(codec_name(codec) + " stream is corrupt (" + e.what() + ")");
     }
+}
+
+void decompress(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t expected) {
+    const size_t got = decompress_at_most(codec, data, size, out, expected);
+    if (got != expected)
+        throw CodecError(codec_name(codec) + " stream ends after " + std::to_string(got) + " of " +
+                         std::to_string(expected) + " bytes");
 }
 
 uint32_t crc32_of(const void* data, size_t size, uint32_t crc) {

@@ -34,6 +34,9 @@ std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_
 // Decodes one stream into exactly `expected` bytes at out. Throws CodecError when the stream is
 // corrupt, ends early or holds more than `expected` bytes.
 void decompress(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t expected);
+// Decodes one stream of at most `capacity` bytes into out; returns its length. Throws CodecError when
+// the stream is corrupt or holds more.
+size_t decompress_at_most(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t capacity);
 
 // CRC-32 (ISO-HDLC, as zlib's crc32() and PNG/gzip compute it).
 uint32_t crc32_of(const void* data, size_t size, uint32_t crc = 0);

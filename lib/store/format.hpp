@@ -1,5 +1,6 @@
 // The table file header (format v1; v2 for distances past 254 plies; v3 for entries stored in another
-// digit order; v4 for the shipping form, one side to move only; v5 for values settled by exits):
+// digit order; v4 for the shipping form, one side to move only; v5 for values settled by exits; v6
+// for blocks that rank their codes again):
 // layout, parsing and checks.
 // docs/format.md is the reference; the constants and the byte offsets here follow it.
 #pragma once
@@ -33,7 +34,9 @@ inline constexpr uint32_t VERSION_ONE_SIDE = 4;
 // settled by exits: where a capture or a promotion achieves an entry's value, the file may store any
 // value not better, and a reader takes the better of the stored value and the best such move.
 inline constexpr uint32_t VERSION_EXITS_SETTLED = 5;
-inline constexpr uint32_t NEWEST_VERSION = VERSION_EXITS_SETTLED;
+// Version 6 is version 5 whose blocks may rank their codes again, narrower (store/block_ranks.hpp).
+inline constexpr uint32_t VERSION_BLOCKS_RANKED = 6;
+inline constexpr uint32_t NEWEST_VERSION = VERSION_BLOCKS_RANKED;
 // Whether a DTM value fits a version 1 dictionary byte: distances up to 254 plies, and the draw.
 constexpr bool fits_byte_values(Dtm v) { return v <= 254 || v == DTM_DRAW; }
 inline constexpr uint8_t INDEX_SCHEME = 1;  // lib/index/index_scheme.hpp, docs/index.md
@@ -76,6 +79,8 @@ struct Header {
     bool stores(Color side) const { return dropped != side; }
     // Whether a stored value stands for the better of itself and the entry's best exit (version 5).
     bool exits_settled() const { return version >= VERSION_EXITS_SETTLED; }
+    // Whether each block's codes come in the stored form of store/block_ranks.hpp (version 6).
+    bool blocks_ranked() const { return version >= VERSION_BLOCKS_RANKED; }
     // The side to move of block b's entries, and the first block of a stored side.
     Color side_of_block(uint32_t b) const { return dropped ? ~*dropped : Color(b / blocks_per_side()); }
     uint32_t first_block(Color side) const { return dropped ? 0 : uint32_t(side) * blocks_per_side(); }
@@ -93,7 +98,7 @@ struct Header {
 std::vector<uint8_t> serialize(const Header& h);
 
 // Checks the fixed part of a header (the first `size` bytes of a file of `file_size` bytes, size =
-// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 to 4). Returns the length of the whole
+// min(file_size, FIXED_HEADER_BYTES)): magic, length, version (1 to 6). Returns the length of the whole
 // header. Throws StoreError("<name>: ...").
 uint64_t header_length(const uint8_t* bytes, size_t size, uint64_t file_size, const std::string& name);
 

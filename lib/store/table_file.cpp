@@ -13,9 +13,11 @@
 #include "parallel/ordered_pipeline.hpp"
 #include "parallel/parallel_for.hpp"
 #include "store/atomic_file.hpp"
+#include "store/block_ranks.hpp"
 #include "store/checksum.hpp"
 #include "store/digit_order.hpp"
 #include "store/format.hpp"
+#include "store/packed_codes.hpp"
 #include "store/table_reader.hpp"
 #include "store/write_journal.hpp"
 
@@ -287,6 +289,8 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
                   [&](uint16_t a, uint16_t b) { return better(dict[a], dict[b]); });
     }
     assert(!settled || metric == Metric::Dtm);
+    // A file settled by exits is version 6, whose blocks rank their codes again, unless asked for 5.
+    const bool ranked = settled && options.rank_blocks;
 
     // The codes of block j of a side stored in `order`, packed, not yet compressed. Holes and the
     // entries an exit settles take the block's fill: the value most entries of the block may take
@@ -323,18 +327,15 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
         uint64_t settled_not_worse = 0;
         for (const uint16_t c : best_first[side]) takers[c] += settled_not_worse += settled_by_code[c];
         const unsigned fill = unsigned(std::max_element(takers.begin(), takers.end()) - takers.begin());
-        std::vector<uint8_t> packed((uint64_t(n) * s.bits + 7) / 8, 0);
+        std::vector<uint8_t> packed(packed_bytes(n, s.bits), 0);
         if (s.bits > 0)
             for (uint32_t i = 0; i < n; ++i) {
                 const bool takes_fill =
                     kind[i] == HOLE ||
                     (kind[i] == SETTLED && !better(s.dictionary[fill], s.dictionary[codes[i]]));
-                const unsigned c = takes_fill ? fill : codes[i];
-                const uint64_t bit = uint64_t(i) * s.bits;
-                packed[bit >> 3] |= uint8_t(c << (bit & 7));
-                if (s.bits == 16) packed[(bit >> 3) + 1] = uint8_t(c >> 8);
+                put_code(packed.data(), s.bits, i, takes_fill ? fill : codes[i]);
             }
-        return packed;
+        return ranked ? ranked_block(packed, n, s.bits) : packed;
     };
     assert(options.keep == WriteOptions::Sides::Both || metric == Metric::Dtm);  // write_wdl keeps both
     const Layout layout = smallest_layout(
@@ -347,7 +348,9 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
         });
     const DigitOrder& order = layout.order;
     if (layout.dropped || settled) {
-        h.version = settled ? format::VERSION_EXITS_SETTLED : format::VERSION_ONE_SIDE;
+        h.version = ranked    ? format::VERSION_BLOCKS_RANKED
+                    : settled ? format::VERSION_EXITS_SETTLED
+                              : format::VERSION_ONE_SIDE;
         if (layout.dropped) {
             h.dropped = layout.dropped;
             h.sides[*layout.dropped] = {};

@@ -10,28 +10,10 @@
 #include <cstring>
 
 #include "parallel/parallel_for.hpp"
+#include "store/block_ranks.hpp"
+#include "store/packed_codes.hpp"
 
 namespace retro {
-
-namespace {
-
-// The code of entry i of a block's unpacked codes: `bits` bits each, least significant first.
-unsigned code_at(const uint8_t* codes, unsigned bits, uint64_t i) {
-    switch (bits) {
-        case 0:
-            return 0;
-        case 8:
-            return codes[i];
-        case 16:
-            return unsigned(codes[2 * i]) | unsigned(codes[2 * i + 1]) << 8;
-        default: {
-            const uint64_t bit = i * bits;
-            return (codes[bit >> 3] >> (bit & 7)) & ((1u << bits) - 1);
-        }
-    }
-}
-
-}  // namespace
 
 TableReader::File::~File() {
     if (fd >= 0) ::close(fd);
@@ -111,15 +93,22 @@ void TableReader::decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t
     if (crc32_of(stored.data(), stored.size()) != header_.block_crc[b])
         fail(where + ": checksum mismatch (corrupted file)");
     const size_t bytes = header_.unpacked_bytes(b);
+    const format::Side& side = header_.sides[header_.side_of_block(b)];
+    const unsigned bits = side.bits, dict = unsigned(side.dictionary.size());
+    const uint32_t n = header_.entries_in_block(b);
     try {
-        decompress(header_.codec, stored.data(), stored.size(), out, bytes);
+        if (header_.blocks_ranked()) {
+            std::vector<uint8_t> ranked(ranked_block_capacity(n, bits));
+            ranked.resize(decompress_at_most(header_.codec, stored.data(), stored.size(), ranked.data(),
+                                             ranked.size()));
+            unranked_block(ranked, n, bits, out);
+        } else {
+            decompress(header_.codec, stored.data(), stored.size(), out, bytes);
+        }
     } catch (const CodecError& e) {
         fail(where + ": " + e.what());
     }
     // Every code must name a dictionary entry, and the bits after the last entry must be zero.
-    const format::Side& side = header_.sides[header_.side_of_block(b)];
-    const unsigned bits = side.bits, dict = unsigned(side.dictionary.size());
-    const uint32_t n = header_.entries_in_block(b);
     const uint64_t used_bits = uint64_t(n) * bits;
     if (bits > 0 && used_bits % 8 && (out[bytes - 1] >> (used_bits % 8)))
         fail(where + ": nonzero padding bits (corrupted file)");

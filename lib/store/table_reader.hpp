@@ -1,4 +1,4 @@
-// Reads a table file (DTM table or WDL bitbase, format v1 to v5) block by block: opening checks the header,
+// Reads a table file (DTM table or WDL bitbase, format v1 to v6) block by block: opening checks the header,
 // a probe decompresses at most the one block that holds its entry (checking that block's CRC) and
 // keeps it in a shared LRU cache. Thread-safe. See docs/format.md.
 #pragma once
