@@ -72,7 +72,7 @@ void unranked_block(std::span<const uint8_t> stored, uint32_t n, unsigned bits, 
         if (stored.size() != 1 + codes_bytes)
             fail(std::to_string(stored.size()) + " bytes where " + std::to_string(1 + codes_bytes) +
                  " were due");
-        std::memcpy(out, stored.data() + 1, codes_bytes);
+        if (codes_bytes) std::memcpy(out, stored.data() + 1, codes_bytes);  // out is null for 0 bits
         return;
     }
     if (w > bits || w != width_for(size_t(1) << w)) fail("bad rank width " + std::to_string(w));
