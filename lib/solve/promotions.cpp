@@ -70,9 +70,11 @@ public:
         const IndexScheme& table = values_->scheme();
         const Color to_move = flip_ ? side_ : ~side_;  // in the table's own colours
         const Piece new_piece{flip_ ? ~side_ : side_, piece_};
-        const auto [order, spans] = spans_to_read();
+        // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+        const auto to_read = spans_to_read();
+        const DigitOrder& order = to_read.first;
         std::vector<std::pair<uint64_t, uint64_t>> runs;  // [first, first + n) in `order`
-        for (const auto& [first, n] : spans)
+        for (const auto& [first, n] : to_read.second)
             for (uint64_t at = first; at < first + n; at += RUN)
                 runs.emplace_back(at, std::min(RUN, first + n - at));
         par::parallel_for(size_t(0), runs.size(), [&](size_t r) {
