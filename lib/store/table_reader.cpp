@@ -8,6 +8,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "parallel/parallel_for.hpp"
 #include "store/block_ranks.hpp"
@@ -98,10 +99,12 @@ void TableReader::decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t
     const uint32_t n = header_.entries_in_block(b);
     try {
         if (header_.blocks_ranked()) {
-            std::vector<uint8_t> ranked(ranked_block_capacity(n, bits));
-            ranked.resize(decompress_at_most(header_.codec, stored.data(), stored.size(), ranked.data(),
-                                             ranked.size()));
-            unranked_block(ranked, n, bits, out);
+            // One buffer per thread: a fresh one of 128 KiB is mapped and faulted in by every decode.
+            thread_local std::vector<uint8_t> ranked;
+            ranked.resize(std::max(ranked.size(), ranked_block_capacity(n, bits)));
+            const size_t got =
+                decompress_at_most(header_.codec, stored.data(), stored.size(), ranked.data(), ranked.size());
+            unranked_block({ranked.data(), got}, n, bits, out);
         } else {
             decompress(header_.codec, stored.data(), stored.size(), out, bytes);
         }
