@@ -79,8 +79,6 @@ size_t ranked_block_capacity(uint32_t n, unsigned bits) {
 std::vector<uint8_t> ranked_block(std::span<const uint8_t> packed, uint32_t n, unsigned bits) {
     std::vector<uint32_t> count(size_t(1) << bits);
     for (uint32_t i = 0; i < n; ++i) ++count[code_at(packed.data(), bits, i)];
-    std::vector<uint32_t> by_count(count.size());
-    std::iota(by_count.begin(), by_count.end(), 0u);
     const size_t k = size_t(std::count_if(count.begin(), count.end(), [](uint32_t c) { return c > 0; }));
     const unsigned w = width_for(k);
     if (w >= bits) {
@@ -90,6 +88,8 @@ std::vector<uint8_t> ranked_block(std::span<const uint8_t> packed, uint32_t n, u
         return out;
     }
     std::vector<uint8_t> out{uint8_t(w)};
+    std::vector<uint32_t> by_count(count.size());
+    std::iota(by_count.begin(), by_count.end(), 0u);
     // Most common first, ties to the smaller code: LZMA's literal coder adapts fastest when the
     // common ranks share their top bits.
     std::stable_sort(by_count.begin(), by_count.end(),

@@ -6,6 +6,7 @@
 
 #include "index/index_scheme.hpp"
 #include "store/digit_order.hpp"
+#include "store/packed_codes.hpp"
 #include "store/wdl.hpp"
 
 namespace retro::format {
@@ -74,7 +75,7 @@ uint32_t Header::entries_in_block(uint32_t b) const {
 
 size_t Header::unpacked_bytes(uint32_t b) const {
     const Side& s = sides[side_of_block(b)];
-    return (size_t(entries_in_block(b)) * s.bits + 7) / 8;
+    return packed_bytes(entries_in_block(b), s.bits);
 }
 
 uint64_t Header::header_bytes() const {

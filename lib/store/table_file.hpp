@@ -62,7 +62,7 @@ struct WriteOptions {
     // settles values by exits (format version 5). write_table itself looks at its `settled` argument.
     bool settle_exits = true;
     // A file settled by exits ranks each block's codes again, narrower where the block holds few
-    // (format version 6, store/block_ranks.hpp: 1-2% fewer bytes, and 2.6 times less xz time on
+    // (format version 6, store/block_ranks.hpp: 1-5% fewer bytes, and 2.6 times less xz time on
     // tables of few distances); false writes version 5, for readers of versions 1 to 5.
     bool rank_blocks = true;
     // When set and raised, the write stops at the next block and throws WriteStopped.
