@@ -153,6 +153,30 @@ TEST(JobsPlan, APawnTableStaysWithinItsCache) {
     EXPECT_NE(lean.text().find(" or promotions in part"), std::string::npos) << lean.text();
 }
 
+// A sub-table whose file exits settle is completed as it is read, from the tables its own exits
+// reach: KRvKP's promotions KRvKQ, KRvKR, KRvKB and KRvKN (White to move) from KRvK, and a side
+// of new values each. Its captures KRvK and KvKP complete from bare kings only.
+TEST(JobsPlan, CountsTheCompletionOfASettledSubTable) {
+    const Material m = Material::parse("KRvKP");
+    uint64_t promoted = 0;
+    for (const char* name : {"KRvKQ", "KRvKR", "KRvKB", "KRvKN"})
+        promoted = std::max(promoted, table_memory_bytes(Material::parse(name)) / 2);
+    const MemoryPlan plan = memory_plan(m);
+    EXPECT_EQ(plan.completing, table_memory_bytes(Material::parse("KRvK")) / 2 + promoted);
+    EXPECT_EQ(plan.reading(), PROCESS_BYTES + plan.captures + plan.promotions + plan.completing);
+    EXPECT_GE(plan.peak(), plan.reading());
+    EXPECT_NE(plan.text().find("reading sub-tables " + format_bytes(plan.reading())), std::string::npos)
+        << plan.text();
+    // Read in part, the promotions are probed in their files instead: only the captures complete,
+    // with a side of new values.
+    const MemoryPlan lean = memory_plan(m, 0);
+    ASSERT_TRUE(lean.promotions_in_part);
+    EXPECT_EQ(lean.completing, std::max(table_memory_bytes(Material::parse("KRvK")),
+                                        table_memory_bytes(Material::parse("KPvK"))) /
+                                   2);
+    EXPECT_EQ(lean.reading(), PROCESS_BYTES + lean.captures + lean.completing);
+}
+
 TEST(JobsPlan, RefusesWhatDoesNotFit) {
     const JobPlan plan =
         make_plan({Material::parse("KQvKR")}, fs::temp_directory_path() / "retro_jobs_plan_none");

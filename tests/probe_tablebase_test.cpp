@@ -6,11 +6,17 @@
 #include <thread>
 
 #include "probe_test_tables.hpp"
+#include "solve/exit_settled.hpp"
+#include "solved_tables.hpp"
 #include "store/block_cache.hpp"
 #include "store_test_util.hpp"
 
 using namespace retro;
 using namespace retro::store_test;
+
+namespace retro {
+void PrintTo(const Material& m, std::ostream* out) { *out << m.name(); }
+}  // namespace retro
 
 namespace {
 
@@ -115,4 +121,33 @@ TEST(ProbeTablebase, FindReadsTheSidesAskedFor) {
     EXPECT_EQ(tables.find(krk, side_bit(BLACK)), whole);  // the whole table serves every side
     EXPECT_EQ(tables.find(krk, side_bit(WHITE)), whole);
     EXPECT_FALSE(black->has_side(WHITE));  // its users keep what they were given
+}
+
+// A file that exits settle is completed from the tables its exits reach. Those serve the completion
+// only: kept, they held KBPvKP's solve 3 GiB above its estimate (KQBvKP's exits reach KQBvKQ, ...).
+TEST(ProbeTablebase, FindFreesTheTablesThatOnlyCompletedAFile) {
+    ScratchDir dir("tablebase-completion");
+    const Material krkp = Material::parse("KRvKP");
+    const Tablebase& solved = test::solved_tables({krkp.name()});
+    WriteOptions quick;
+    quick.codec = Codec::Zstd;
+    quick.level = 1;
+    quick.search_digit_order = false;
+    for (const Material& m : build_order({krkp}))
+        write_settled_table(*solved.find(m), table_path(dir.path, m), quick, solved);
+
+    const Tablebase tables(dir.path);
+    const auto black = tables.find(krkp, side_bit(BLACK));  // promotions to KRvKQ, KRvKR, ...
+    ASSERT_TRUE(black);
+    EXPECT_EQ(tables.held_tables(), std::vector<Material>{krkp});
+    const auto expected = solved.find(krkp);
+    for (uint64_t i = 0; i < expected->size(); ++i)
+        ASSERT_EQ(black->value(BLACK, i), expected->value(BLACK, i)) << i;
+
+    // Tables already held complete the next file without being read again, and stay held.
+    const Material krk = Material::parse("KRvK");
+    const auto held = tables.find(krk);
+    EXPECT_TRUE(*tables.find(krkp) == *expected);
+    EXPECT_EQ(tables.held_tables(), (std::vector<Material>{krk, krkp}));
+    EXPECT_EQ(tables.find(krk), held);
 }

@@ -19,14 +19,26 @@ uint64_t table_memory_bytes(const Material& m) { return 2 * IndexScheme(m).size(
 
 namespace {
 
-// A byte per entry of each side to move of the tables that m's exits reach, those with as many men
-// as m (the promotions that capture nothing) or with fewer.
-uint64_t subtables_bytes(const Material& m, bool same_men) {
+// A byte per entry of each side to move of the tables that the exits of `movers` in m reach, those
+// with as many men as m (the promotions that capture nothing) or with fewer.
+uint64_t subtables_bytes(const Material& m, bool same_men, SideSet movers = BOTH_SIDES) {
     uint64_t bytes = 0;
-    for (const auto& [sub, sides] : direct_subtable_sides(m))
+    for (const auto& [sub, sides] : direct_subtable_sides(m, movers))
         if ((sub.total() == m.total()) == same_men)
             bytes += table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides)));
     return bytes;
+}
+
+// The most that completing one sub-table read whole holds besides it: the tables its exits reach from
+// the sides read, and a side's new values while they replace the old (probe/successors.hpp). The
+// promotions that capture nothing are read whole unless `promotions_in_part`.
+uint64_t completing_bytes(const Material& m, bool promotions_in_part) {
+    uint64_t most = 0;
+    for (const auto& [sub, sides] : direct_subtable_sides(m))
+        if (!promotions_in_part || sub.total() < m.total())
+            most = std::max(most, subtables_bytes(sub, false, sides) + subtables_bytes(sub, true, sides) +
+                                      table_memory_bytes(sub) / 2);
+    return most;
 }
 
 std::string bytes_text(const char* what, uint64_t bytes) {
@@ -44,6 +56,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     // bits per entry and side, the legal entries and the settled ones.
     const uint64_t survey_bits = settles ? 2 * 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
     plan.captures = subtables_bytes(m, false);
+    plan.completing = completing_bytes(m, false);
     if (!m.has_pawns()) {
         plan.state = table;
         plan.writing = table + survey_bits;
@@ -64,6 +77,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         plan.promotions_in_part = way.in_part;
         plan.own = way.on_disk ? pushed : table;
         plan.promotions = way.in_part ? in_part : whole_promotions;
+        plan.completing = completing_bytes(m, way.in_part);
         const bool settled = !way.on_disk && !way.in_part;
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
         // order's sampled block still use once dropped (KRPvKR, 2 threads: 114 MiB measured, 109 estimated).
@@ -81,7 +95,8 @@ std::string MemoryPlan::text() const {
     if (promotions)
         s += (own && slices_on_disk && promotions_in_part ? " or " : ", ") +
              bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
-    s += ", " + bytes_text("captures", captures) + "), writing " + format_bytes(written());
+    s += ", " + bytes_text("captures", captures) + "), writing " + format_bytes(written()) +
+         ", reading sub-tables " + format_bytes(reading());
     return s;
 }
 

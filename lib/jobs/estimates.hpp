@@ -35,6 +35,11 @@ struct MemoryPlan {
     // While the file is written, besides the captures' tables (and the promotions' tables held
     // whole): the table and the bits of the entries exits settle, or a few slices read back.
     uint64_t writing = 0;
+    // While a sub-table whose file exits settle is read: the tables its exits reach from the sides
+    // read, held until it is complete (Tablebase::load), and a side's new values; the most of any
+    // sub-table. Counted for every sub-table, since which files are settled is not known before the
+    // job.
+    uint64_t completing = 0;
 
     // A pawn's slice either pushes (the slices reached read back) or promotes (its part of the
     // tables promoted into), never both: solved the lean way, a slice holds the larger bound.
@@ -45,9 +50,13 @@ struct MemoryPlan {
     uint64_t written() const {
         return PROCESS_BYTES + writing + captures + (promotions_in_part ? 0 : promotions);
     }
-    uint64_t peak() const { return std::max(solving(), written()); }
+    // Sub-tables are read before the solve allocates its state and solves its first slice.
+    uint64_t reading() const {
+        return PROCESS_BYTES + captures + (promotions_in_part ? 0 : promotions) + completing;
+    }
+    uint64_t peak() const { return std::max({solving(), written(), reading()}); }
     // "solving 1.15 GiB (process 12.0 MiB, state 261 MiB, own slices read back 261 MiB or promotions
-    // in part 521 MiB, captures 380 MiB), writing 1.15 GiB"
+    // in part 521 MiB, captures 380 MiB), writing 1.15 GiB, reading sub-tables 1.02 GiB"
     std::string text() const;
 };
 // `settles`: whether a table written from memory settles values by exits (not --self-contained).

@@ -44,6 +44,9 @@ constexpr size_t slot_of(uint64_t key, size_t slots) {
 Tablebase::Tablebase(std::filesystem::path dir, size_t cache_bytes)
     : dir_(std::move(dir)), cache_(std::make_shared<BlockCache>(cache_bytes)) {}
 
+Tablebase::Tablebase(const Tablebase& holder, Completing)
+    : dir_(holder.dir_), cache_(holder.cache_), stop_(holder.stop_), holder_(&holder) {}
+
 Tablebase::~Tablebase() = default;
 
 std::unique_ptr<Tablebase> Tablebase::open_directory(const std::filesystem::path& dir, size_t cache_bytes) {
@@ -100,16 +103,28 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     const std::optional<Color> dropped = TableReader(path, format::Metric::Dtm).header().dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
     StoredTable stored = read_stored_table(path, sides, stop_);
+    const Tablebase completion(*this, Completing{});
     if (stored.exits_settled)
         for (Color side : {WHITE, BLACK})
             if (stored.dropped != side && (sides & side_bit(side)))
-                apply_exits(*stored.table, side, *this, stop_);
-    if (dropped && (sides & side_bit(*dropped))) rebuild_side(*stored.table, *dropped, *this, stop_);
+                apply_exits(*stored.table, side, completion, stop_);
+    if (dropped && (sides & side_bit(*dropped))) rebuild_side(*stored.table, *dropped, completion, stop_);
     return std::move(stored.table);
+}
+
+std::shared_ptr<const Table> Tablebase::held(const Material& canonical, SideSet sides) const {
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = tables_.find(canonical);
+        if (it != tables_.end() && (sides_held(*it->second) & sides) == sides) return it->second;
+    }
+    return holder_ ? holder_->held(canonical, sides) : nullptr;
 }
 
 std::shared_ptr<const Table> Tablebase::find(const Material& m, SideSet sides) const {
     const Material canonical = m.canonical();
+    if (holder_)
+        if (auto table = holder_->held(canonical, sides)) return table;
     for (;;) {
         std::promise<std::shared_ptr<const Table>> loaded;
         std::shared_future<std::shared_ptr<const Table>> pending;
@@ -158,6 +173,13 @@ std::shared_ptr<const Table> Tablebase::find(const Material& m, SideSet sides) c
             throw;
         }
     }
+}
+
+std::vector<Material> Tablebase::held_tables() const {
+    std::lock_guard lock(mutex_);
+    std::vector<Material> held;
+    for (const auto& entry : tables_) held.push_back(entry.first);
+    return held;
 }
 
 std::unique_ptr<TableValues> Tablebase::values(const Material& m) const {

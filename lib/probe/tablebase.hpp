@@ -59,6 +59,8 @@ public:
     // StoreError for a corrupted file.
     std::shared_ptr<const Table> find(const Material& m, SideSet sides) const override;
     using TableSource::find;
+    // The materials (canonical, in order) of the tables held in memory: added, or read by find().
+    std::vector<Material> held_tables() const;
     // Polled while find() reads a table whole (decompressing it, applying exits, rebuilding a
     // dropped side): once raised, find() throws ReadStopped instead of finishing a read that may
     // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
@@ -81,6 +83,15 @@ public:
 
 private:
     struct Slot;
+    // A Tablebase that completes one file read by load() (exits applied, a dropped side rebuilt):
+    // it shares the directory, block cache and stop of `holder` and uses the tables holder holds,
+    // and it frees the tables it reads itself once the file is complete. A settled sub-table's exits
+    // reach tables the solve itself never needs (KBPvKP's KQBvKP: KQBvKQ, KQBvKR, ...): kept, they
+    // added 3 GiB to KBPvKP's peak.
+    struct Completing {};
+    Tablebase(const Tablebase& holder, Completing);
+    // The table of `canonical` with at least `sides` held here or by the holder; nullptr if none.
+    std::shared_ptr<const Table> held(const Material& canonical, SideSet sides) const;
     // How much of a value a probe must find: all of it, or a floor (Bounded) that the caller
     // completes only when it needs to.
     enum class Need { Exact, Floor };
@@ -111,6 +122,7 @@ private:
     mutable std::map<Material, std::shared_future<std::shared_ptr<const Table>>> loading_;
     std::shared_ptr<BlockCache> cache_;
     const std::atomic<bool>* stop_ = nullptr;
+    const Tablebase* holder_ = nullptr;
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the
     // whole table when both are there.
     static constexpr size_t SLOTS = 64;

@@ -1,5 +1,6 @@
 #include "solve/solver.hpp"
 
+#include <malloc.h>
 #include <tbb/blocked_range.h>
 
 #include <algorithm>
@@ -227,6 +228,9 @@ private:
     std::unique_ptr<Table> assembled() {
         if (store_) {
             solved_.clear();
+            // Small slices live on the heap, whose freed pages stay resident: KBPvKP's 1128 slices
+            // held 481 MiB beside the whole table until handed back.
+            malloc_trim(0);
             return whole_table(*store_);
         }
         auto table = drawn_table(material_);
