@@ -17,6 +17,7 @@ import sys
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (.*)$")
 SOLVED = re.compile(r"^(\w+): solved in (.+?) \(.*\), (\S+) written in (.+?) \((.+)\)$")
 PEAK = re.compile(r"peak memory ([\d.]+ \w?i?B)")
+TABLE_PEAK = re.compile(r"^(\w+): done; peak memory ([\d.]+ \w?i?B) \(estimated ([\d.]+ \w?i?B)")
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
 
 
@@ -47,6 +48,7 @@ def main():
     runs = []  # [first stamp, last stamp]
     tables = {}  # material -> (solve s, write s, file, size text)
     peaks = []
+    table_peaks = {}  # material -> (measured, estimated) bytes
     with open(args.log) as f:
         for line in f:
             m = STAMP.match(line.rstrip("\n"))
@@ -62,6 +64,9 @@ def main():
                 tables[name] = (seconds(solve), seconds(write), path, file_size)
             elif peak := PEAK.search(text):
                 peaks.append(size(peak.group(1)))
+                if table_peak := TABLE_PEAK.match(text):
+                    name, measured, estimated = table_peak.groups()
+                    table_peaks[name] = (size(measured), size(estimated))
     if not runs:
         sys.exit(f"{args.log}: no tbgen log lines")
 
@@ -77,6 +82,16 @@ def main():
                                   for name, (s, w, _, _) in slowest))
     if peaks:
         print(f"peak memory reported: {max(peaks) / (1 << 30):.2f} GiB")
+    if table_peaks:
+        # Small tables are mostly the process itself, which varies by a few MiB: judged from 256 MiB.
+        large = {n: p for n, p in table_peaks.items() if p[1] >= 256 << 20}
+        worst = max(large.items(), key=lambda kv: kv[1][0] / kv[1][1], default=None)
+        over = sorted(n for n, (measured, estimated) in large.items() if measured > 1.1 * estimated)
+        print(f"peak memory against the estimate: {len(table_peaks)} tables, {len(large)} estimated at"
+              " 256 MiB or more" + (f"; the most over: {worst[0]} {worst[1][0] / (1 << 30):.2f} GiB of"
+                                    f" {worst[1][1] / (1 << 30):.2f} ({100 * worst[1][0] / worst[1][1] - 100:+.0f}%)"
+                                    if worst else "") +
+              (f"; more than 10% over: {' '.join(over)}" if over else "; none more than 10% over"))
     disk = sum(os.path.getsize(t[2]) for t in tables.values() if os.path.exists(t[2]))
     print(f"disk: {disk / 1e9:.2f} GB in the {len(tables)} files built")
 

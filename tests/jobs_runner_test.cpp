@@ -11,6 +11,7 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -427,6 +428,9 @@ TEST_F(JobsRunner, StatusFollowsEveryLineOfTheTablesBuilt) {
     EXPECT_EQ(seen.back().material.name(), "KPvK");
     EXPECT_EQ(seen.back().fraction, 1);
     EXPECT_EQ(seen.back().message.rfind("KPvK: done", 0), 0u) << seen.back().message;
+    // Each table's own peak against its estimate: a few MiB of the process, KPvK's 0.2 MiB of tables.
+    const std::regex peak("^KPvK: done; peak memory [0-9.]+ MiB \\(estimated 12.3 MiB\\); job 100.0%");
+    EXPECT_TRUE(std::regex_search(seen.back().message, peak)) << seen.back().message;
 }
 
 TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {

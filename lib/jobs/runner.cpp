@@ -11,6 +11,7 @@
 #include "jobs/estimates.hpp"
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
+#include "jobs/resident.hpp"
 #include "jobs/table_lock.hpp"
 #include "probe/verifier.hpp"
 #include "solve/exit_settled.hpp"
@@ -190,6 +191,7 @@ bool JobRun::build(const PlannedTable& t) {
 
     auto table_start = ActiveClock::now();
     progress_.table_started(m);
+    ResidentPeak peak_of_table;
     Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
     tables.stop_reading_when(options_.stop);
     auto table_line = [&](const std::string& line) {
@@ -323,7 +325,13 @@ bool JobRun::build(const PlannedTable& t) {
         times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
     }
     result_.built.push_back({m, table_seconds, resuming, std::move(statistics)});
-    report(m.name() + ": done; " + progress_.status());
+    // The table's own peak, against its estimate; verifying holds more (both sides of everything).
+    const uint64_t peak = peak_of_table.bytes();
+    report(m.name() + ": done; " +
+           (peak ? "peak memory " + format_bytes(peak) + " (estimated " + format_bytes(memory.peak()) +
+                       (options_.verify ? ", verification not counted); " : "); ")
+                 : std::string()) +
+           progress_.status());
     return true;
 }
 
