@@ -127,27 +127,27 @@ TEST(ProbeTablebase, FindReadsTheSidesAskedFor) {
 // only: kept, they held KBPvKP's solve 3 GiB above its estimate (KQBvKP's exits reach KQBvKQ, ...).
 TEST(ProbeTablebase, FindFreesTheTablesThatOnlyCompletedAFile) {
     ScratchDir dir("tablebase-completion");
-    const Material krkp = Material::parse("KRvKP");
-    const Tablebase& solved = test::solved_tables({krkp.name()});
+    const Material kqkr = Material::parse("KQvKR"), krk = Material::parse("KRvK");
+    const Tablebase& solved = test::solved_tables({kqkr.name()});
     WriteOptions quick;
     quick.codec = Codec::Zstd;
     quick.level = 1;
     quick.search_digit_order = false;
-    for (const Material& m : build_order({krkp}))
+    for (const Material& m : build_order({kqkr}))
         write_settled_table(*solved.find(m), table_path(dir.path, m), quick, solved);
 
     const Tablebase tables(dir.path);
-    const auto black = tables.find(krkp, side_bit(BLACK));  // promotions to KRvKQ, KRvKR, ...
+    const auto black = tables.find(kqkr, side_bit(BLACK));  // completed from KRvK: the queen taken
     ASSERT_TRUE(black);
-    EXPECT_EQ(tables.held_tables(), std::vector<Material>{krkp});
-    const auto expected = solved.find(krkp);
+    EXPECT_EQ(tables.held_tables(), std::vector<Material>{kqkr});
+    const auto expected = solved.find(kqkr);
     for (uint64_t i = 0; i < expected->size(); ++i)
         ASSERT_EQ(black->value(BLACK, i), expected->value(BLACK, i)) << i;
 
-    // Tables already held complete the next file without being read again, and stay held.
-    const Material krk = Material::parse("KRvK");
+    // A table already held completes the next file without being read again, and stays held; KQvK
+    // (the rook taken) is read for the completion and freed.
     const auto held = tables.find(krk);
-    EXPECT_TRUE(*tables.find(krkp) == *expected);
-    EXPECT_EQ(tables.held_tables(), (std::vector<Material>{krk, krkp}));
+    EXPECT_TRUE(*tables.find(kqkr) == *expected);
+    EXPECT_EQ(tables.held_tables(), (std::vector<Material>{kqkr, krk}));
     EXPECT_EQ(tables.find(krk), held);
 }
