@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -31,14 +33,20 @@ uint64_t subtables_bytes(const Material& m, bool same_men, SideSet movers = BOTH
 
 // The most that completing one sub-table read whole holds besides it: the tables its exits reach from
 // the sides read, and a side's new values while they replace the old (probe/successors.hpp). The
-// promotions that capture nothing are read whole unless `promotions_in_part`.
+// promotions that capture nothing are read whole unless `promotions_in_part`. Kept once computed: a
+// plan asks again for every table of the job for every table (JobPlan::read_in_part).
 uint64_t completing_bytes(const Material& m, bool promotions_in_part) {
-    uint64_t most = 0;
+    static std::mutex mutex;
+    static std::map<std::pair<Material, bool>, uint64_t> known;
+    std::lock_guard lock(mutex);
+    const auto [it, first] = known.try_emplace({m, promotions_in_part}, 0);
+    if (!first) return it->second;
     for (const auto& [sub, sides] : direct_subtable_sides(m))
         if (!promotions_in_part || sub.total() < m.total())
-            most = std::max(most, subtables_bytes(sub, false, sides) + subtables_bytes(sub, true, sides) +
-                                      table_memory_bytes(sub) / 2);
-    return most;
+            it->second =
+                std::max(it->second, subtables_bytes(sub, false, sides) + subtables_bytes(sub, true, sides) +
+                                         table_memory_bytes(sub) / 2);
+    return it->second;
 }
 
 std::string bytes_text(const char* what, uint64_t bytes) {
