@@ -12,9 +12,10 @@ case "$kind" in
         flags=(-DRETRO_SANITIZE=ON)
         # Everything but the slowest solves (5-10 times slower here): smaller tests run the same
         # code under ASan (ThreeMan, Determinism.KRvK, SolverWindow.KQvKR, Verifier.KQvKR, the other
-        # StoreShipping tests), and the Release run has them all. TbgenProcesses builds the 4-man set
+        # StoreShipping tests and the corruption tests of versions 5 and 6), and the Release run has
+        # them all. TbgenProcesses builds the 4-man set
         # twice; JobsRunner runs its sharing code in-process.
-        tests=(-E '^(SolverOracle\.FourMan|Determinism\.(KQvKR|KPvKP)|PawnPositions\.EnPassant.*|SolverWindow\.KPvKP|Verifier\.KRvKP|StoreShipping\.EveryThreeAndFourManTable(SettledByExits)?ReadsBackToItsSolvedValues|TbgenProcesses\..*)$')
+        tests=(-E '^(SolverOracle\.FourMan|Determinism\.(KQvKR|KPvKP)|PawnPositions\.EnPassant.*|SolverWindow\.KPvKP|Verifier\.KRvKP|StoreShipping\.(EveryThreeAndFourManTable(SettledByExits)?ReadsBackToItsSolvedValues|VersionFiveFilesOfEveryThreeAndFourManTableReadBackAlike)|TbgenProcesses\..*)$')
         export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1"
         export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
         ;;
