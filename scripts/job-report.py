@@ -87,7 +87,8 @@ def main():
         large = {n: p for n, p in table_peaks.items() if p[1] >= 256 << 20}
         worst = max(large.items(), key=lambda kv: kv[1][0] / kv[1][1], default=None)
         over = sorted(n for n, (measured, estimated) in large.items() if measured > 1.1 * estimated)
-        print(f"peak memory against the estimate: {len(table_peaks)} tables, {len(large)} estimated at"
+        tables_text = f"{len(table_peaks)} table" + ("s" if len(table_peaks) != 1 else "")
+        print(f"peak memory against the estimate: {tables_text}, {len(large)} estimated at"
               " 256 MiB or more" + (f"; the most over: {worst[0]} {worst[1][0] / (1 << 30):.2f} GiB of"
                                     f" {worst[1][1] / (1 << 30):.2f} ({100 * worst[1][0] / worst[1][1] - 100:+.0f}%)"
                                     if worst else "") +
