@@ -21,12 +21,15 @@ uint64_t table_memory_bytes(const Material& m) { return 2 * IndexScheme(m).size(
 
 namespace {
 
-// A byte per entry of each side to move of the tables that the exits of `movers` in m reach, those
-// with as many men as m (the promotions that capture nothing) or with fewer.
-uint64_t subtables_bytes(const Material& m, bool same_men, SideSet movers = BOTH_SIDES) {
+// Which of the tables a material's exits reach: those with as many men (the promotions that capture
+// nothing), those with fewer, or all.
+enum class Reached { SameMen, FewerMen, All };
+
+// A byte per entry of each side to move of the tables that the exits of `movers` in m reach.
+uint64_t subtables_bytes(const Material& m, Reached which, SideSet movers = BOTH_SIDES) {
     uint64_t bytes = 0;
     for (const auto& [sub, sides] : direct_subtable_sides(m, movers))
-        if ((sub.total() == m.total()) == same_men)
+        if (which == Reached::All || (sub.total() == m.total()) == (which == Reached::SameMen))
             bytes += table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides)));
     return bytes;
 }
@@ -44,8 +47,7 @@ uint64_t completing_bytes(const Material& m, bool promotions_in_part) {
     for (const auto& [sub, sides] : direct_subtable_sides(m))
         if (!promotions_in_part || sub.total() < m.total())
             it->second =
-                std::max(it->second, subtables_bytes(sub, false, sides) + subtables_bytes(sub, true, sides) +
-                                         table_memory_bytes(sub) / 2);
+                std::max(it->second, subtables_bytes(sub, Reached::All, sides) + table_memory_bytes(sub) / 2);
     return it->second;
 }
 
@@ -63,7 +65,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     // Writing a table in memory that exits settle holds it and its survey (solve/exit_settled.hpp): two
     // bits per entry and side, the legal entries and the settled ones.
     const uint64_t survey_bits = settles ? 2 * 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
-    plan.captures = subtables_bytes(m, false);
+    plan.captures = subtables_bytes(m, Reached::FewerMen);
     plan.completing = completing_bytes(m, false);
     if (!m.has_pawns()) {
         plan.state = table;
@@ -73,7 +75,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     const uint64_t slice = slice_entries(m);  // per side: both images
     const uint64_t pawns = uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN));
     plan.state = 2 * slice;
-    const uint64_t whole_promotions = subtables_bytes(m, true);
+    const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
     // Bounds over the slices: each pawn's single and double push reach a slice each (one side to
     // move); each pawn on its seventh rank promotes four ways (one side).
     const uint64_t pushed = 2 * pawns * slice, in_part = 4 * pawns * slice;

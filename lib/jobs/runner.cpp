@@ -326,12 +326,11 @@ bool JobRun::build(const PlannedTable& t) {
     }
     result_.built.push_back({m, table_seconds, resuming, std::move(statistics)});
     // The table's own peak, against its estimate; verifying holds more (both sides of everything).
-    const uint64_t peak = peak_of_table.bytes();
-    report(m.name() + ": done; " +
-           (peak ? "peak memory " + format_bytes(peak) + " (estimated " + format_bytes(memory.peak()) +
-                       (options_.verify ? ", verification not counted); " : "); ")
-                 : std::string()) +
-           progress_.status());
+    std::string done = m.name() + ": done; ";
+    if (const uint64_t peak = peak_of_table.bytes())
+        done += "peak memory " + format_bytes(peak) + " (estimated " + format_bytes(memory.peak()) +
+                (options_.verify ? ", verification not counted" : "") + "); ";
+    report(done + progress_.status());
     return true;
 }
 
