@@ -96,18 +96,19 @@ TEST(JobsPlan, EstimatesAddUp) {
     const uint64_t entries = IndexScheme(kqkr).size();
     EXPECT_EQ(table_memory_bytes(kqkr), 2 * entries);
     EXPECT_EQ(table_file_bytes_estimate(kqkr), 2 * entries * 2 / 5 + 65536);
-    // A pawnless table: its state, then while written the table and 4 bits per entry for its survey
-    // (legal and settled, both sides); one side to move of each sub-table
+    // A pawnless table: its state and 4 bits per entry for its survey (legal and settled, both
+    // sides), which the solver finds and the writer takes; one side to move of each sub-table
     // (Dependencies.ExitsReachOneSideToMove...).
     const MemoryPlan m = memory_plan(kqkr);
     EXPECT_FALSE(m.slices_on_disk || m.promotions_in_part);
-    EXPECT_EQ(m.state, 2 * entries);
+    EXPECT_EQ(m.state, 2 * entries + 4 * 8 * ((entries + 63) / 64));
     EXPECT_EQ(m.writing, 2 * entries + 4 * 8 * ((entries + 63) / 64));
     EXPECT_EQ(
         m.captures,
         (table_memory_bytes(Material::parse("KQvK")) + table_memory_bytes(Material::parse("KRvK"))) / 2);
     EXPECT_EQ(m.peak(), PROCESS_BYTES + m.writing + m.captures);
     // --self-contained: no search for exits, no bits for it.
+    EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).state, 2 * entries);
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).writing, 2 * entries);
     const JobPlan plan = make_plan({kqkr}, fs::temp_directory_path() / "retro_jobs_plan_none");
     ASSERT_EQ(plan.tables.size(), 3u);
@@ -130,7 +131,7 @@ TEST(JobsPlan, APawnTableStaysWithinItsCache) {
         2;
     const MemoryPlan whole = memory_plan(m);
     EXPECT_FALSE(whole.slices_on_disk || whole.promotions_in_part);
-    EXPECT_EQ(whole.state, 2 * slice);
+    EXPECT_EQ(whole.state, 2 * slice + 2 * 2 * 8 * ((table / 2 + 63) / 64));  // and the table's survey
     EXPECT_EQ(whole.own, table);
     EXPECT_EQ(whole.promotions, promotions);
     EXPECT_EQ(whole.writing, table + 2 * 2 * 8 * ((table / 2 + 63) / 64));  // its survey: legal, settled

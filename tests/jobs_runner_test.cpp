@@ -268,35 +268,43 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
 }
 
 TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {
-    // Stopped while searching the exits, then while compressing: never a file; the blocks written so
-    // far are kept in FILE.tmp for the rerun.
-    for (const std::string said : {"KPvK: settling values by exits", "KPvK: writing "}) {
-        const fs::path dir = base_ / ("stopped_writing_" + std::to_string(said.size()));
-        fs::create_directories(dir);
-        std::atomic<bool> stop{false};
-        bool asked = false;  // once only: the rerun goes through
-        JobOptions options;
-        options.stop = &stop;
-        options.solver_line = [&](const std::string& line) {
-            if (!asked && line.starts_with(said)) asked = stop = true;
-        };
-        const JobResult first = run_job(make_plan(KPK, dir), options);
-        EXPECT_TRUE(first.interrupted) << said;
-        EXPECT_EQ(first.stopped_at, "writing KPvK");
-        EXPECT_EQ(first.built.size(), 4u);  // the sub-tables are done
-        const fs::path kpk = table_path(dir, Material::parse("KPvK"));
-        EXPECT_FALSE(fs::exists(kpk)) << said;
-        EXPECT_EQ(fs::exists(kpk.string() + ".tmp"), said == "KPvK: writing ") << said;
-        EXPECT_FALSE(fs::exists(layer_log_path(checkpoint_path(dir, Material::parse("KPvK"))))) << said;
-
+    // Stopped while compressing, then (resumed, so without the solver's survey) while searching the
+    // exits: never a file; the blocks written so far are kept in FILE.tmp for the rerun.
+    const fs::path dir = base_ / "stopped_writing";
+    fs::create_directories(dir);
+    const fs::path kpk = table_path(dir, Material::parse("KPvK"));
+    std::atomic<bool> stop{false};
+    std::string stop_at;
+    std::vector<std::string> said;
+    JobOptions options;
+    options.stop = &stop;
+    options.solver_line = [&](const std::string& line) {
+        said.push_back(line);
+        if (!stop_at.empty() && line.starts_with(stop_at)) stop = true;
+    };
+    for (const std::string at : {"KPvK: writing ", "KPvK: settling values by exits"}) {
+        stop_at = at;
+        said.clear();
+        const JobResult stopped = run_job(make_plan(KPK, dir), options);
+        EXPECT_TRUE(stopped.interrupted) << at;
+        EXPECT_EQ(stopped.stopped_at, "writing KPvK");
+        EXPECT_EQ(stopped.built.size(), at == "KPvK: writing " ? 4u : 0u);  // the sub-tables first
+        EXPECT_FALSE(fs::exists(kpk)) << at;
+        EXPECT_TRUE(fs::exists(kpk.string() + ".tmp")) << at;
+        EXPECT_FALSE(fs::exists(layer_log_path(checkpoint_path(dir, Material::parse("KPvK"))))) << at;
+        // Solved from the start, the table's survey came with it: no search for exits.
+        const bool searched = std::ranges::any_of(
+            said, [](const std::string& line) { return line.starts_with("KPvK: settling values by exits"); });
+        EXPECT_EQ(searched, at == "KPvK: settling values by exits");
         stop = false;
-        const JobResult second = run_job(make_plan(KPK, dir), options);
-        EXPECT_FALSE(second.interrupted);
-        EXPECT_EQ(second.built.size(), 1u);
-        expect_same_files(dir);
-        EXPECT_FALSE(fs::exists(kpk.string() + ".tmp")) << said;
-        EXPECT_FALSE(fs::exists(kpk.string() + ".tmp.journal")) << said;
     }
+    stop_at.clear();
+    const JobResult second = run_job(make_plan(KPK, dir), options);
+    EXPECT_FALSE(second.interrupted);
+    EXPECT_EQ(second.built.size(), 1u);
+    expect_same_files(dir);
+    EXPECT_FALSE(fs::exists(kpk.string() + ".tmp"));
+    EXPECT_FALSE(fs::exists(kpk.string() + ".tmp.journal"));
 }
 
 TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {

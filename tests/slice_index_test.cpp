@@ -39,7 +39,8 @@ bool pawns_collide(const IndexScheme& scheme, const Placement& p) {
 }
 
 // Every slice of m against the whole table: each valid slice entry is a valid table entry whose
-// placement maps back to it, and every valid table entry lies in exactly one slice.
+// placement maps back to it, and every valid table entry lies in exactly one slice. The table indices
+// of a run of entries step by table_run_stride().
 void check_partition(const Material& m) {
     const IndexScheme table(m);
     const SliceLocator locator(m);
@@ -51,7 +52,13 @@ void check_partition(const Material& m) {
         EXPECT_TRUE(slice.is_slice());
         EXPECT_TRUE(slice.size() == slice_entries(m) || 2 * slice.size() == slice_entries(m));
         IndexCursor cursor(slice, 0);
+        const uint64_t run = slice.table_run(), run_stride = slice.table_run_stride();
+        EXPECT_EQ(slice.size() % run, 0u);
         for (uint64_t i = 0; i < slice.size(); ++i, cursor.next()) {
+            if (i % run) {  // within a run, one step of table_run_stride() from its neighbour
+                EXPECT_EQ(slice.table_index(i), slice.table_index(i - 1) + run_stride)
+                    << m.name() << " slice entry " << i;
+            }
             Placement p;
             const bool valid = slice.decode(i, p);
             EXPECT_EQ(cursor.valid(), valid) << m.name() << " slice entry " << i;

@@ -126,6 +126,21 @@ uint64_t IndexScheme::table_index(uint64_t idx) const {
     return out;
 }
 
+// The runs are those of the last digit of the slice's own men (the later digits are its pawns, fixed).
+uint64_t IndexScheme::table_run() const {
+    assert(slice_);
+    for (auto g = groups_.rbegin(); g != groups_.rend(); ++g)
+        if (!g->fixed) return g->size;
+    return 1;  // the kings alone: one entry per king pair
+}
+
+uint64_t IndexScheme::table_run_stride() const {
+    assert(slice_);
+    for (auto g = groups_.rbegin(); g != groups_.rend(); ++g)
+        if (!g->fixed) return g->table_stride;
+    return 0;
+}
+
 void IndexScheme::set_strides() {
     uint64_t stride = 1;
     for (size_t g = groups_.size(); g-- > 0;) {

@@ -74,6 +74,10 @@ public:
 
     // In a slice: the index, in the whole table's scheme (IndexScheme(material())), of entry idx.
     uint64_t table_index(uint64_t idx) const;
+    // In a slice: the entries of a run of table_run() (runs start at its multiples) stand
+    // table_run_stride() apart in the whole table, so a walk in order needs table_index once a run.
+    uint64_t table_run() const;
+    uint64_t table_run_stride() const;
     // In a slice: its pawns in its first image (canonical_mirror), the slice's name.
     const PawnConfig& slice_config() const { return images_[0]; }
     // In a slice: the entry with the kings and pieces of entry idx of any slice of the same table

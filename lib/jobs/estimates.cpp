@@ -62,19 +62,19 @@ uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(
 MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles) {
     MemoryPlan plan;
     const uint64_t table = table_memory_bytes(m);
-    // Writing a table in memory that exits settle holds it and its survey (solve/exit_settled.hpp): two
-    // bits per entry and side, the legal entries and the settled ones.
+    // A table in memory that exits settle has a survey (solve/exit_settled.hpp): two bits per entry and
+    // side, the legal entries and the settled ones. The solver finds it as it goes and the writer
+    // takes it.
     const uint64_t survey_bits = settles ? 2 * 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
     plan.captures = subtables_bytes(m, Reached::FewerMen);
     plan.completing = completing_bytes(m, false);
     if (!m.has_pawns()) {
-        plan.state = table;
+        plan.state = table + survey_bits;
         plan.writing = table + survey_bits;
         return plan;
     }
     const uint64_t slice = slice_entries(m);  // per side: both images
     const uint64_t pawns = uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN));
-    plan.state = 2 * slice;
     const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
     // Bounds over the slices: each pawn's single and double push reach a slice each (one side to
     // move); each pawn on its seventh rank promotes four ways (one side).
@@ -85,10 +85,11 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     for (const auto& way : ways) {
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
+        const bool settled = !way.on_disk && !way.in_part;
+        plan.state = 2 * slice + (settled ? survey_bits : 0);
         plan.own = way.on_disk ? pushed : table;
         plan.promotions = way.in_part ? in_part : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part);
-        const bool settled = !way.on_disk && !way.in_part;
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
         // order's sampled block still use once dropped (KRPvKR, 2 threads: 114 MiB measured, 109 estimated).
         plan.writing =

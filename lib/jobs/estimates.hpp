@@ -28,7 +28,9 @@ constexpr uint64_t PROCESS_BYTES = uint64_t(12) << 20;
 struct MemoryPlan {
     bool slices_on_disk = false;
     bool promotions_in_part = false;
-    uint64_t state = 0;       // the solver's state: the table's, or a pawn table's largest slice's
+    // The solver's state: the table's, or a pawn table's largest slice's; and the survey of a table
+    // whose writer settles values by exits, which the solver finds as it sweeps.
+    uint64_t state = 0;
     uint64_t own = 0;         // a pawn table's values: whole, or the slices a slice's pushes reach
     uint64_t promotions = 0;  // the tables promotions reach: whole, or the largest slice's part
     uint64_t captures = 0;    // the tables captures reach (and promotions that capture), whole

@@ -70,10 +70,12 @@ WriteOptions with_stop(const JobOptions& options) {
 
 // Writes a table as the job asks, saying what it does: the search for exits, the start of the
 // compression, then where it stands every PROGRESS_LINE_SECONDS. Values are settled by exits only
-// from a table held whole (`settle_from`): the search needs every table an exit reaches whole.
-void write_table_with_lines(const TableValues& values, const Table* settle_from, bool pawn_digits_first,
-                            const std::filesystem::path& file, const TableSource& tables,
-                            const JobOptions& options, const std::function<void(const std::string&)>& line) {
+// from a table held whole (`settle_from`): the search needs every table an exit reaches whole. The
+// solver's `survey`, when it has one, spares the search.
+void write_table_with_lines(const TableValues& values, const Table* settle_from, const WriteSurvey* survey,
+                            bool pawn_digits_first, const std::filesystem::path& file,
+                            const TableSource& tables, const JobOptions& options,
+                            const std::function<void(const std::string&)>& line) {
     const std::string name = values.material().name();
     WriteOptions write = with_stop(options);
     write.settle_exits = write.settle_exits && settle_from;
@@ -95,7 +97,9 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
         last_line = std::chrono::steady_clock::now();
     };
     write.settle_progress = percent_lines(name + ": searched the exits of", last_line, line);
-    if (write.settle_exits) {
+    if (write.settle_exits && survey) {
+        write_table(*settle_from, file, write, survey);
+    } else if (write.settle_exits) {
         line(name + ": settling values by exits (captures and promotions)");
         write_settled_table(*settle_from, file, write, tables);
     } else {
@@ -230,6 +234,10 @@ bool JobRun::build(const PlannedTable& t) {
     solve_options.stop = options_.stop;
     solve_options.slices_on_disk = memory.slices_on_disk;
     solve_options.promotions_in_part = memory.promotions_in_part;
+    // A table read in part by a later one is written self-contained, its pawns' entries together.
+    const bool read_in_part = plan_.read_in_part(m);
+    const bool settle = options_.write.settle_exits && !memory.promotions_in_part && !read_in_part;
+    solve_options.survey_exits = settle && !memory.slices_on_disk;
     const auto stopped_solving = [&](const std::string& where) {
         result_.interrupted = true;
         result_.stopped_at = where;
@@ -262,10 +270,8 @@ bool JobRun::build(const PlannedTable& t) {
     const auto write_start = ActiveClock::now();
     try {
         const auto values = values_of(solved, m);
-        // A table read in part by a later one: self-contained, its pawns' entries together.
-        const bool read_in_part = plan_.read_in_part(m);
-        const bool settle = !memory.promotions_in_part && !read_in_part;
-        write_table_with_lines(*values, settle ? solved.whole.get() : nullptr, read_in_part, file, tables,
+        write_table_with_lines(*values, settle ? solved.whole.get() : nullptr,
+                               solved.survey ? &*solved.survey : nullptr, read_in_part, file, tables,
                                options_, table_line);
         if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
     } catch (const WriteStopped&) {

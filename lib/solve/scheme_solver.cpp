@@ -93,6 +93,7 @@ public:
             log_ = std::make_unique<LayerLog>(setup_.log_path, 0, 0);
             for (Color side : {WHITE, BLACK})
                 assign_on_huge_pages(state_.codes[side], scheme().size(), NEVER_LOST);
+            if (options_.survey_exits) survey_ = empty_survey(scheme().size());
             initial_pass();
             abandon_if_stopped("its first pass");
             report("captures, pushes, mates and stalemates");
@@ -174,13 +175,15 @@ private:
     }
 
     // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, in parallel
-    // blocks. Once a stop is requested the remaining blocks are skipped (see abandon_if_stopped).
+    // blocks of whole GRAINs (so of whole words of the survey's bits). Once a stop is requested the
+    // remaining blocks are skipped (see abandon_if_stopped).
     template <class F, class Filter>
     void for_each_wanted_entry(Color side, F&& f, Filter&& wanted) {
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
+        const uint64_t grains = (scheme().size() + GRAIN - 1) / GRAIN;
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
             if (stop_requested()) return;
             for_each_legal_entry(
-                scheme(), side, r.begin(), r.end(),
+                scheme(), side, r.begin() * GRAIN, std::min(scheme().size(), r.end() * GRAIN),
                 [&](uint64_t i, const Placement& p, const Position& pos) {
                     f(Entry{i, scheme().kings_on_diagonal(p), p, pos});
                 },
@@ -227,9 +230,12 @@ private:
         return out;
     }
 
-    // Whether m leaves the scheme: a capture, a promotion or a pawn move (which reaches another slice).
+    // Whether m leaves the table: a capture or a promotion, the exits a file's reader searches
+    // (solve/exit_settled.hpp).
+    static bool leaves_table(const Move& m) { return m.capture || m.promotion != NO_PIECE_TYPE; }
+    // Whether m leaves the scheme: it leaves the table, or moves a pawn (which reaches another slice).
     static bool leaves(const Entry& e, const Move& m) {
-        return m.capture || m.promotion != NO_PIECE_TYPE || e.pos.type_on(m.from) == PAWN;
+        return leaves_table(m) || e.pos.type_on(m.from) == PAWN;
     }
     Dtm exit_value(const Entry& e, const Move& m) const {
         return exits_.value_after(e.pos, e.placement, m, e.index);
@@ -244,6 +250,20 @@ private:
     }
     static constexpr int NO_WIN = 1 << 30;
 
+    // The exits of one entry folded: into a win bound or a draw kept, over every move that leaves the
+    // scheme and over those that leave the table alone.
+    struct ExitFold {
+        int best_win = NO_WIN, table_win = NO_WIN;
+        bool drawn = false, table_drawn = false;
+        void add(Dtm reached, bool leaves_table) {
+            fold_exit(reached, best_win, drawn);
+            if (leaves_table) fold_exit(reached, table_win, table_drawn);
+        }
+        // Whether a capture or promotion achieves what these exits give the entry: its win bound, or
+        // the draw kept when there is no win.
+        bool settles() const { return best_win != NO_WIN ? table_win == best_win : table_drawn; }
+    };
+
     // The code after the exits of an entry coded `code` gave a win bound or a draw, in the first
     // passes (ply 0): a quicker win, or a never-lost mark for an undecided entry.
     Code apply_exits(Code code, int best_win, bool drawn) {
@@ -252,17 +272,23 @@ private:
         return drawn && undecided(code) ? NEVER_LOST : code;
     }
 
-    // The longest win for the opponent among the moves that leave the table (-1 if none), or
-    // NO_WIN when one of them does not lose.
-    int longest_exit_win(const Entry& e, const MoveList& moves) const {
-        int longest = -1;
+    // The longest win for the opponent among the moves that leave the scheme (-1 if none), or NO_WIN
+    // when one of them does not lose; and among those that leave the table.
+    struct ExitWins {
+        int longest = -1, longest_table = -1;
+        // Whether a capture or promotion achieves the loss in `plies` these exits allow.
+        bool settle(int plies) const { return longest_table + 1 == plies; }
+    };
+    ExitWins longest_exit_wins(const Entry& e, const MoveList& moves) const {
+        ExitWins wins;
         for (const Move& m : moves) {
             if (!leaves(e, m)) continue;
             const Dtm v = exit_value(e, m);
-            if (!is_win(v)) return NO_WIN;
-            longest = std::max<int>(longest, v);
+            if (!is_win(v)) return {NO_WIN, NO_WIN};
+            wins.longest = std::max<int>(wins.longest, v);
+            if (leaves_table(m)) wins.longest_table = std::max<int>(wins.longest_table, v);
         }
-        return longest;
+        return wins;
     }
     // The quickest win through the moves that leave the table, or NO_WIN.
     int quickest_exit_win(const Entry& e, const MoveList& moves) const {
@@ -273,12 +299,35 @@ private:
         return best_win;
     }
 
-    // A position whose every move leaves the table and loses is lost at once: no quiet successor
-    // will ever report to it. Returns its code.
+    // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
+    // will ever report to it. Returns its code (and surveys it).
     Code settle_if_only_losing_exits(const Entry& e, const MoveList& moves, Code code) {
         if (moves.size == 0) return code;  // stalemate
-        const int longest = longest_exit_win(e, moves);
-        return longest == NO_WIN ? code : decided(longest + 1, 0);
+        const ExitWins wins = longest_exit_wins(e, moves);
+        if (wins.longest == NO_WIN) return code;
+        mark_settled(e.pos.side_to_move(), e.index, wins.settle(wins.longest + 1));
+        return decided(wins.longest + 1, 0);
+    }
+
+    // The survey of a solve from the start (none when resumed). In the first passes a task holds
+    // whole words of it (for_each_wanted_entry); in the sweeps several threads may write one word.
+    void mark_legal(Color side, uint64_t i) {
+        if (survey_) survey_->legal.words[side][i >> 6] |= uint64_t(1) << (i & 63);
+    }
+    void mark_settled(Color side, uint64_t i, bool settled) {
+        if (!survey_) return;
+        uint64_t& word = survey_->settled.words[side][i >> 6];
+        const uint64_t bit = uint64_t(1) << (i & 63);
+        word = settled ? word | bit : word & ~bit;
+    }
+    void mark_settled_in_sweep(Color side, uint64_t i, bool settled) {
+        if (!survey_) return;
+        std::atomic_ref<uint64_t> word(survey_->settled.words[side][i >> 6]);
+        const uint64_t bit = uint64_t(1) << (i & 63);
+        if (settled)
+            word.fetch_or(bit, std::memory_order_relaxed);
+        else if (word.load(std::memory_order_relaxed) & bit)
+            word.fetch_and(~bit, std::memory_order_relaxed);
     }
 
     static bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
@@ -293,6 +342,7 @@ private:
                 side,
                 [&](const Entry& e) {
                     const uint64_t i = e.index;
+                    mark_legal(side, i);
                     MoveSummary moves;
                     int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(e, moves) : -1;
                     if (quiet < 0) {
@@ -303,20 +353,18 @@ private:
                         codes[i] = e.pos.in_check(side) ? decided(0, 0) : NEVER_LOST;  // mate or stalemate
                         return;
                     }
-                    int best_win = NO_WIN;
-                    bool drawn = false, any_promotion = false;
-                    for (const Move& m : moves.exits) {
-                        if (promotes(m))
-                            any_promotion = true;  // the promotion pass takes these
-                        else
-                            fold_exit(exit_value(e, m), best_win, drawn);
-                    }
                     if (quiet > COUNTER_MAX)
                         throw SolveError(scheme().material().name() + ": a position with more than " +
                                          std::to_string(COUNTER_MAX) + " quiet moves");
-                    Code code = apply_exits(Code(quiet), best_win, drawn);
-                    if (code == 0 && !any_promotion) code = settle_if_only_losing_exits(e, moves.exits, code);
-                    codes[i] = code;
+                    if (std::ranges::any_of(moves.exits, promotes)) {
+                        codes[i] = Code(quiet);  // the promotion pass folds all its exits
+                        return;
+                    }
+                    ExitFold fold;
+                    for (const Move& m : moves.exits) fold.add(exit_value(e, m), leaves_table(m));
+                    mark_settled(side, i, fold.settles());
+                    const Code code = apply_exits(Code(quiet), fold.best_win, fold.drawn);
+                    codes[i] = code == 0 ? settle_if_only_losing_exits(e, moves.exits, code) : code;
                 },
                 [](const Placement&) { return true; });
         }
@@ -354,6 +402,7 @@ private:
 
     // Pawns that promote leave for the table with a queen, rook, bishop or knight in their place
     // (a smaller one when they capture as they promote): win bounds or never-lost marks, as captures.
+    // A position that can promote takes all its exits here, the others in the first pass.
     void promotion_pass() {
         for (Color side : {WHITE, BLACK}) {
             if (!scheme().material().count(side, PAWN)) continue;
@@ -372,13 +421,13 @@ private:
                     if (codes[i] == window_.code(0)) return;  // checkmated
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
-                    int best_win = NO_WIN;
-                    bool drawn = false;
+                    if (std::ranges::none_of(moves, promotes)) return;  // a blocked pawn: the first pass did
+                    ExitFold fold;
                     for (const Move& m : moves)
-                        if (promotes(m)) fold_exit(exit_value(e, m), best_win, drawn);
-                    Code code = apply_exits(codes[i], best_win, drawn);
-                    if (code == 0) code = settle_if_only_losing_exits(e, moves, code);
-                    codes[i] = code;
+                        if (leaves(e, m)) fold.add(exit_value(e, m), leaves_table(m));
+                    mark_settled(side, i, fold.settles());
+                    const Code code = apply_exits(codes[i], fold.best_win, fold.drawn);
+                    codes[i] = code == 0 ? settle_if_only_losing_exits(e, moves, code) : code;
                 },
                 on_seventh);
         }
@@ -395,8 +444,8 @@ private:
                     const Entry e = load_entry(side, i);
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
-                    const int ply =
-                        codes[i] == FAR_LOSS ? longest_exit_win(e, moves) + 1 : quickest_exit_win(e, moves);
+                    const int ply = codes[i] == FAR_LOSS ? longest_exit_wins(e, moves).longest + 1
+                                                         : quickest_exit_win(e, moves);
                     assert(ply >= n && ply < NO_WIN);
                     if (window_.fits(ply, n)) codes[i] = window_.code(ply);
                 });
@@ -462,25 +511,27 @@ private:
                (pending(code) && window_.ply(code, n) % 2 && window_.ply(code, n) > win);
     }
 
-    // Sets `code` to a win in `win` plies if that is quicker. Concurrent offers within a ply all
-    // carry the same win, so a plain store is enough. The win counts toward the longest mate only
-    // once taken: at the table's longest loss, every predecessor may already win faster.
-    void offer_win(Code& code, int win, int n) {
-        if (!quicker(load(code), win, n)) return;
+    // Sets entry i's code to a win in `win` plies if that is quicker. Concurrent offers within a ply
+    // all carry the same win, so a plain store is enough. The win counts toward the longest mate only
+    // once taken: at the table's longest loss, every predecessor may already win faster. A quiet move
+    // wins quicker than every exit, so no exit settles the entry any more.
+    void offer_win(Color side, uint64_t i, int win, int n) {
+        Code& code = state_.codes[side][i];
+        const Code was = load(code);
+        if (!quicker(was, win, n)) return;
         store(code, window_.code(win));
         raise_max(win);
+        if (!undecided(was)) mark_settled_in_sweep(side, i, false);  // undecided: no exit wins or draws
     }
 
     // Ply n even: every predecessor of a position lost in n plies wins in n + 1.
     void mark_wins_before_losses(int n) {
         uint64_t found = 0;
-        for (Color side : {WHITE, BLACK}) {
-            auto& theirs = state_.codes[~side];
+        for (Color side : {WHITE, BLACK})
             found += sweep_layer(side, n, [&](const Entry& e) {
                 const IndexList preds = predecessors(e);
-                for (int k = 0; k < preds.size; ++k) offer_win(theirs[preds.items[k]], n + 1, n);
+                for (int k = 0; k < preds.size; ++k) offer_win(~side, preds.items[k], n + 1, n);
             });
-        }
         report_ply(n, found);
     }
 
@@ -495,7 +546,10 @@ private:
         const Entry e = load_entry(side, p);
         MoveList moves;
         generate_legal_moves(e.pos, moves);
-        store(code, decided(std::max<int>(n, longest_exit_win(e, moves)) + 1, n));
+        const ExitWins wins = longest_exit_wins(e, moves);
+        const int loss = std::max<int>(n, wins.longest) + 1;
+        store(code, decided(loss, n));
+        if (wins.settle(loss)) mark_settled_in_sweep(side, p, true);
     }
 
     // Ply n odd: each predecessor of a position won in n plies has one move fewer that may avoid
@@ -531,6 +585,7 @@ private:
         if (setup_.report_plies)
             report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
         values.bytes = std::move(state_.codes);
+        values.survey = std::move(survey_);
         return values;
     }
 
@@ -553,6 +608,7 @@ private:
     const Window window_;
     SolverState state_;
     std::unique_ptr<LayerLog> log_;
+    std::optional<WriteSurvey> survey_;  // of a solve from the start
     std::atomic<int> max_value_{0};
     std::chrono::steady_clock::time_point last_checkpoint_;
 };

@@ -13,6 +13,7 @@
 #include "solve/exits.hpp"
 #include "solve/layer_log.hpp"
 #include "solve/solver.hpp"
+#include "store/write_survey.hpp"
 
 namespace retro {
 
@@ -31,10 +32,14 @@ struct SchemeSolve {
 };
 
 // The values of a solved scheme, as a Table holds them: a byte per entry and side to move (a hole or
-// a draw DRAW_BYTE), and the values of the LONG_BYTE entries.
+// a draw DRAW_BYTE), and the values of the LONG_BYTE entries. A solve from the start also tells the
+// writer its legal entries and those a capture or promotion settles (exit_settled's survey, found as
+// the sweeps go instead of by a search afterwards; counts left to count_legal_values); a resumed one
+// does not (a checkpoint does not keep them).
 struct SchemeValues {
     Table::Bytes bytes;
     Table::LongValues long_values;
+    std::optional<WriteSurvey> survey;
 };
 
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws

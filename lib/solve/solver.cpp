@@ -4,6 +4,8 @@
 #include <tbb/blocked_range.h>
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <chrono>
 #include <map>
 #include <ostream>
@@ -34,6 +36,57 @@ std::unique_ptr<Table> drawn_table(const Material& m) {
     return std::make_unique<Table>(m, std::move(bytes), Table::LongValues{});
 }
 
+// The whole table's index of a slice's entries taken in increasing order: table_index once a run.
+class TableIndexRuns {
+public:
+    explicit TableIndexRuns(const IndexScheme& slice)
+        : slice_(slice), run_(slice.table_run()), stride_(slice.table_run_stride()) {}
+    uint64_t operator()(uint64_t i) {
+        const uint64_t start = i - i % run_;
+        if (start != start_) {
+            start_ = start;
+            base_ = slice_.table_index(start);
+        }
+        return base_ + (i - start) * stride_;
+    }
+
+private:
+    const IndexScheme& slice_;
+    const uint64_t run_, stride_;
+    uint64_t start_ = ~uint64_t(0), base_ = 0;
+};
+
+// Sets the whole table's bits of a slice's entries (`scheme`) that its survey sets.
+void merge(const IndexScheme& scheme, const WriteSurvey& slice, WriteSurvey& table) {
+    for (Color side : {WHITE, BLACK})
+        for (auto [from, to] :
+             {std::pair{&slice.legal, &table.legal}, std::pair{&slice.settled, &table.settled}}) {
+            const auto& words = from->words[side];
+            auto& out = to->words[side];
+            par::parallel_for(tbb::blocked_range<size_t>(0, words.size(), 1 << 8), [&](const auto& r) {
+                // Neighbouring entries of a slice mostly stay neighbours in the table: their bits are
+                // gathered word by word, and a word that other tasks may share is written atomically.
+                TableIndexRuns table_index(scheme);
+                uint64_t word = 0, gathered = 0;
+                const auto flush = [&] {
+                    if (gathered)
+                        std::atomic_ref<uint64_t>(out[word]).fetch_or(gathered, std::memory_order_relaxed);
+                };
+                for (size_t w = r.begin(); w < r.end(); ++w)
+                    for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
+                        const uint64_t i = table_index(w * 64 + uint64_t(std::countr_zero(bits)));
+                        if (i >> 6 != word) {
+                            flush();
+                            word = i >> 6;
+                            gathered = 0;
+                        }
+                        gathered |= uint64_t(1) << (i & 63);
+                    }
+                flush();
+            });
+        }
+}
+
 // Writes a slice's values (a Table over its own index) into the whole table's entries, every one of
 // them still a draw.
 void merge(const Table& slice, Table& table) {
@@ -41,8 +94,9 @@ void merge(const Table& slice, Table& table) {
         const auto& bytes = slice.bytes(side);
         auto& out = table.bytes_to_fill(side);
         par::parallel_for(tbb::blocked_range<uint64_t>(0, bytes.size(), 1 << 14), [&](const auto& r) {
+            TableIndexRuns table_index(slice.scheme);
             for (uint64_t i = r.begin(); i < r.end(); ++i)
-                if (bytes[i] != Table::DRAW_BYTE) out[slice.scheme.table_index(i)] = bytes[i];
+                if (bytes[i] != Table::DRAW_BYTE) out[table_index(i)] = bytes[i];
         });
         if (slice.long_values(side).empty()) continue;
         std::vector<Table::LongValue> long_values;
@@ -51,6 +105,12 @@ void merge(const Table& slice, Table& table) {
         table.add_long_values(side, long_values);
     }
 }
+
+// One slice solved, with its survey when solved from the start.
+struct SolvedSlice {
+    Table values;
+    std::optional<WriteSurvey> survey;
+};
 
 class TableSolver {
 public:
@@ -73,9 +133,11 @@ public:
             const ExitProbe exits(scheme, tables_);
             auto values = solve_scheme(setup(scheme, exits, 0, material_.name(), true, false),
                                        resumed ? std::move(resumed->state) : std::nullopt, std::move(log_));
-            return {
+            SolvedTable solved{
                 std::make_unique<Table>(material_, std::move(values.bytes), std::move(values.long_values)),
-                nullptr};
+                nullptr, std::move(values.survey)};
+            if (solved.survey) count_legal_values(*solved.whole, *solved.survey);
+            return solved;
         }
         return solve_slices(resumed);
     }
@@ -179,7 +241,10 @@ private:
                 material_);
         // Held in memory unless they are to stay on disk: every slice solved, for the pushes.
         if (!options_.slices_on_disk)
-            for (int k = 0; k < first; ++k) solved_.push_back(store_->read(k));
+            for (int k = 0; k < first; ++k) {
+                solved_.push_back(store_->read(k));
+                surveys_.emplace_back();  // the store keeps none
+            }
         const int slices = int(configs.size());
         const int line_every = std::max(1, slices / int(SLICE_LINES));
         const bool few_slices = slices <= int(SLICE_LINES);
@@ -191,7 +256,7 @@ private:
             }
             const bool resumed_here = k == first && resumed && resumed->state;
             const int end = resumed_here ? k + 1 : wave_end(configs, k);
-            std::vector<Table> solved;
+            std::vector<SolvedSlice> solved;
             if (end - k == 1) {
                 std::optional<SolverState> state;
                 if (resumed_here) state = std::move(resumed->state);
@@ -203,10 +268,12 @@ private:
             }
             if (options_.slices_solved) options_.slices_solved(end, slices);
             for (int j = k; j < end; ++j) {
-                Table& slice = solved[size_t(j - k)];
-                if (store_) store_->append(j, slice);
-                if (!options_.slices_on_disk)
-                    solved_.push_back(std::make_shared<const Table>(std::move(slice)));
+                SolvedSlice& slice = solved[size_t(j - k)];
+                if (store_) store_->append(j, slice.values);
+                if (!options_.slices_on_disk) {
+                    solved_.push_back(std::make_shared<const Table>(std::move(slice.values)));
+                    surveys_.push_back(std::move(slice.survey));
+                }
                 if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
                     *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
             }
@@ -218,27 +285,46 @@ private:
             checkpoint(slices, nullptr);
             std::filesystem::remove(log_path());
         }
-        if (options_.slices_on_disk) return {nullptr, std::move(store_)};
-        return {assembled(), nullptr};
+        if (options_.slices_on_disk) return {nullptr, std::move(store_), std::nullopt};
+        return assembled();
     }
 
     // The slices solved as one table. Every slice has entries all over the table, so the whole table
     // is resident after the first merge: with a store, the slices in memory are freed first and read
     // back one at a time (the peak is the table and one slice, not twice the table).
-    std::unique_ptr<Table> assembled() {
+    SolvedTable assembled() {
+        if (store_) solved_.clear();
+        std::optional<WriteSurvey> survey = merged_surveys();
+        std::unique_ptr<Table> table;
         if (store_) {
-            solved_.clear();
             // Small slices live on the heap, whose freed pages stay resident: KBPvKP's 1128 slices
             // held 481 MiB beside the whole table until handed back.
             malloc_trim(0);
-            return whole_table(*store_);
+            table = whole_table(*store_);
+        } else {
+            table = drawn_table(material_);
+            for (auto& slice : solved_) {
+                merge(*slice, *table);
+                slice.reset();
+            }
         }
-        auto table = drawn_table(material_);
-        for (auto& slice : solved_) {
-            merge(*slice, *table);
-            slice.reset();
+        if (survey) count_legal_values(*table, *survey);
+        return {std::move(table), nullptr, std::move(survey)};
+    }
+
+    // The whole table's survey from its slices' (freed as they are merged), when every slice has one.
+    std::optional<WriteSurvey> merged_surveys() {
+        std::optional<WriteSurvey> survey;
+        if (options_.survey_exits &&
+            std::ranges::all_of(surveys_, [](const auto& s) { return s.has_value(); })) {
+            survey = empty_survey(IndexScheme(material_).size());
+            for (size_t k = 0; k < surveys_.size(); ++k) {
+                merge(IndexScheme(material_, configs_[k]), *surveys_[k], *survey);
+                surveys_[k].reset();
+            }
         }
-        return table;
+        surveys_.clear();
+        return survey;
     }
 
     std::string label(int k, int slices) const {
@@ -257,8 +343,8 @@ private:
     }
 
     // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
-    Table solve_slice(const IndexScheme& scheme, int k, bool report_plies, bool in_wave,
-                      std::optional<SolverState> state) {
+    SolvedSlice solve_slice(const IndexScheme& scheme, int k, bool report_plies, bool in_wave,
+                            std::optional<SolverState> state) {
         const SolveOptions& options = in_wave ? in_wave_ : options_;
         const ExitProbe exits(
             scheme, tables_, push_targets(scheme.slice_config()),
@@ -266,13 +352,14 @@ private:
         const std::string name = label(k, int(configs_.size()));
         auto values = solve_scheme(setup(scheme, exits, k, name, report_plies, in_wave), std::move(state),
                                    in_wave ? nullptr : std::move(log_));
-        return Table(scheme, std::move(values.bytes), std::move(values.long_values));
+        return {Table(scheme, std::move(values.bytes), std::move(values.long_values)),
+                std::move(values.survey)};
     }
 
     // Solves the small slices [k, end) of one wave side by side, each by one thread, without
     // checkpoints of their own: a stop drops the wave, which starts over when resumed.
-    std::vector<Table> solve_wave(const std::vector<PawnConfig>& configs, int k, int end) {
-        std::vector<std::optional<Table>> solved(size_t(end - k));
+    std::vector<SolvedSlice> solve_wave(const std::vector<PawnConfig>& configs, int k, int end) {
+        std::vector<std::optional<SolvedSlice>> solved(size_t(end - k));
         try {
             par::parallel_for(k, end, [&](int j) {
                 const IndexScheme scheme(material_, configs[size_t(j)]);
@@ -282,7 +369,7 @@ private:
             if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
             throw SolveInterrupted(material_.name() + ": stopped before slice " + std::to_string(k + 1));
         }
-        std::vector<Table> out;
+        std::vector<SolvedSlice> out;
         for (auto& t : solved) out.push_back(std::move(*t));
         return out;
     }
@@ -312,6 +399,7 @@ private:
     std::unique_ptr<LayerLog> log_;                     // of a resumed checkpoint
     std::unique_ptr<SliceStore> store_;                 // a pawn table's solved slices on disk
     std::vector<std::shared_ptr<const Table>> solved_;  // or in memory, in the order of configs_
+    std::vector<std::optional<WriteSurvey>> surveys_;   // theirs, for the whole table's writer
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "store/dtm.hpp"
 #include "store/slice_store.hpp"
 #include "store/table_source.hpp"
+#include "store/write_survey.hpp"
 
 namespace retro {
 
@@ -53,16 +54,21 @@ struct SolveOptions {
     // A pawn table's promotions that capture nothing (into tables of as many men) are read in part,
     // slice by slice (solve/promotions.hpp), instead of loading the tables they reach whole.
     bool promotions_in_part = false;
+    // A table solved whole comes with the survey its writer needs to settle values by exits
+    // (SolvedTable::survey): 2 bits per entry and side while it is solved.
+    bool survey_exits = false;
     // Told, for a pawn table, how many of its slices are solved (those of a resumed checkpoint at
     // the start, then after each slice or wave) and how many it has: the job's ETA follows them.
     std::function<void(int solved, int slices)> slices_solved;
 };
 
 // A solved table: whole in memory, or (a pawn table solved with SolveOptions::slices_on_disk) in the
-// slice store its solver wrote, every slice in it.
+// slice store its solver wrote, every slice in it. A table solved whole from the start, in this run,
+// comes with its writer's survey (the entries exits settle, found by the sweeps; counts counted).
 struct SolvedTable {
     std::unique_ptr<Table> whole;
     std::unique_ptr<SliceStore> slices;
+    std::optional<WriteSurvey> survey;
 };
 
 // dir/KQvKR.checkpoint

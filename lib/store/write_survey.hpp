@@ -1,6 +1,7 @@
-// What one walk over a table's legal entries tells its writer (solve/exit_settled.hpp), so that the
-// writer need not tell holes from legal entries again, block after block: which entries are legal,
-// how many legal entries take each value, and which of them an exit settles (format version 5).
+// What one walk over a table's legal entries tells its writer (solve/exit_settled.hpp, or the solver
+// as it goes), so that the writer need not tell holes from legal entries again, block after block:
+// which entries are legal, how many legal entries take each value, and which of them an exit settles
+// (format version 5).
 #pragma once
 
 #include <array>
@@ -9,6 +10,7 @@
 
 #include "store/dtm.hpp"
 #include "store/entry_bits.hpp"
+#include "store/table.hpp"
 
 namespace retro {
 
@@ -19,5 +21,11 @@ struct WriteSurvey {
     std::array<std::vector<uint64_t>, 2> counts{std::vector<uint64_t>(size_t(DTM_DRAW) + 1),
                                                 std::vector<uint64_t>(size_t(DTM_DRAW) + 1)};
 };
+
+// A survey of `entries` entries per side, every bit clear, for a solver to fill.
+WriteSurvey empty_survey(uint64_t entries);
+
+// Fills survey.counts from the values of `table` at survey.legal's entries (in parallel).
+void count_legal_values(const Table& table, WriteSurvey& survey);
 
 }  // namespace retro
