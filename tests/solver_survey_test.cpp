@@ -31,26 +31,32 @@ void expect_survey_of_the_search(const std::string& material, SolveOptions optio
     }
 }
 
+// A window of 3 plies (far codes, whose distances are derived again from the exits) as well as the
+// widest one.
+SolveOptions narrow_window() {
+    SolveOptions narrow;
+    narrow.window = 3;
+    return narrow;
+}
+
 }  // namespace
 
 // Captures into KQvK and KRvK: win bounds, losses through captures, quiet moves that win quicker.
-TEST(SolverSurvey, PawnlessCaptures) { expect_survey_of_the_search("KQvKR"); }
+TEST(SolverSurvey, PawnlessCaptures) {
+    expect_survey_of_the_search("KQvKR");
+    expect_survey_of_the_search("KQvKR", narrow_window());
+}
 TEST(SolverSurvey, PawnlessDrawsKeptByCaptures) { expect_survey_of_the_search("KRvKB"); }
 
 // Pawn tables, slice by slice: pushes leave the slice but not the table, so they settle nothing;
 // promotions do, also those that capture; en passant is no exit of a file.
 TEST(SolverSurvey, KRvKP) { expect_survey_of_the_search("KRvKP"); }
-TEST(SolverSurvey, KPvKP) { expect_survey_of_the_search("KPvKP"); }
+TEST(SolverSurvey, KPvKP) {
+    expect_survey_of_the_search("KPvKP");
+    expect_survey_of_the_search("KPvKP", narrow_window());
+}
 TEST(SolverSurvey, KNvKP) { expect_survey_of_the_search("KNvKP"); }
 TEST(SolverSurvey, KPPvK) { expect_survey_of_the_search("KPPvK"); }
-
-// Far codes (a narrow window) derive their distances again from the exits; the survey stays exact.
-TEST(SolverSurvey, NarrowWindow) {
-    SolveOptions narrow;
-    narrow.window = 3;
-    expect_survey_of_the_search("KQvKR", narrow);
-    expect_survey_of_the_search("KPvKP", narrow);
-}
 
 // With a checkpoint the slices go through the store and the whole table is read back from it.
 TEST(SolverSurvey, PawnTableThroughItsSliceStore) {
