@@ -127,18 +127,17 @@ uint64_t IndexScheme::table_index(uint64_t idx) const {
 }
 
 // The runs are those of the last digit of the slice's own men (the later digits are its pawns, fixed).
-uint64_t IndexScheme::table_run() const {
+const IndexScheme::Group* IndexScheme::last_free_group() const {
     assert(slice_);
     for (auto g = groups_.rbegin(); g != groups_.rend(); ++g)
-        if (!g->fixed) return g->size;
-    return 1;  // the kings alone: one entry per king pair
+        if (!g->fixed) return &*g;
+    return nullptr;  // the kings alone: one entry per king pair
 }
 
+uint64_t IndexScheme::table_run() const { return last_free_group() ? last_free_group()->size : 1; }
+
 uint64_t IndexScheme::table_run_stride() const {
-    assert(slice_);
-    for (auto g = groups_.rbegin(); g != groups_.rend(); ++g)
-        if (!g->fixed) return g->table_stride;
-    return 0;
+    return last_free_group() ? last_free_group()->table_stride : 0;
 }
 
 void IndexScheme::set_strides() {

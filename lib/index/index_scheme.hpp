@@ -113,6 +113,8 @@ private:
     };
 
     void set_strides();
+    // In a slice: the group of the last index digit that is not fixed (nullptr: the kings alone).
+    const Group* last_free_group() const;
     // The men the king-pair digit places: the kings and, in a slice, the pawns of its image.
     void place_kings(uint64_t pair_digit, Placement& p) const;
     // In a slice: 0 when the pawns of oriented placement q stand on the slice, 1 on its mirror image.

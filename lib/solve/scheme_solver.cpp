@@ -290,13 +290,12 @@ private:
         }
         return wins;
     }
-    // The quickest win through the moves that leave the table, or NO_WIN.
-    int quickest_exit_win(const Entry& e, const MoveList& moves) const {
-        int best_win = NO_WIN;
-        bool drawn = false;
+    // The exits among `moves` folded (their quickest win: best_win, or NO_WIN).
+    ExitFold fold_exits(const Entry& e, const MoveList& moves) const {
+        ExitFold fold;
         for (const Move& m : moves)
-            if (leaves(e, m)) fold_exit(exit_value(e, m), best_win, drawn);
-        return best_win;
+            if (leaves(e, m)) fold.add(exit_value(e, m), leaves_table(m));
+        return fold;
     }
 
     // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
@@ -360,8 +359,7 @@ private:
                         codes[i] = Code(quiet);  // the promotion pass folds all its exits
                         return;
                     }
-                    ExitFold fold;
-                    for (const Move& m : moves.exits) fold.add(exit_value(e, m), leaves_table(m));
+                    const ExitFold fold = fold_exits(e, moves.exits);
                     mark_settled(side, i, fold.settles());
                     const Code code = apply_exits(Code(quiet), fold.best_win, fold.drawn);
                     codes[i] = code == 0 ? settle_if_only_losing_exits(e, moves.exits, code) : code;
@@ -422,9 +420,7 @@ private:
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
                     if (std::ranges::none_of(moves, promotes)) return;  // a blocked pawn: the first pass did
-                    ExitFold fold;
-                    for (const Move& m : moves)
-                        if (leaves(e, m)) fold.add(exit_value(e, m), leaves_table(m));
+                    const ExitFold fold = fold_exits(e, moves);
                     mark_settled(side, i, fold.settles());
                     const Code code = apply_exits(codes[i], fold.best_win, fold.drawn);
                     codes[i] = code == 0 ? settle_if_only_losing_exits(e, moves, code) : code;
@@ -445,7 +441,7 @@ private:
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
                     const int ply = codes[i] == FAR_LOSS ? longest_exit_wins(e, moves).longest + 1
-                                                         : quickest_exit_win(e, moves);
+                                                         : fold_exits(e, moves).best_win;
                     assert(ply >= n && ply < NO_WIN);
                     if (window_.fits(ply, n)) codes[i] = window_.code(ply);
                 });
