@@ -56,8 +56,9 @@ int main(int argc, char** argv) {
         "Usage: tbpack [options] FROM_DIR TO_DIR [MATERIAL...]\n\n"
         "Reads every DTM table file (*.rtb) of FROM_DIR, or the named materials, in either form (a\n"
         "file in the shipping form has its other side rebuilt from the sub-tables beside it), and\n"
-        "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form, or\n"
-        "the defaults for the full form of xz files. Files are written whole or not at all.\n\n"
+        "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form (xz),\n"
+        "or --codec xz for the smallest full form (zstd by default). Files are written whole or not at "
+        "all.\n\n"
         "Options");
     int threads = 0;
     visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),

@@ -190,16 +190,20 @@ TEST_F(TbgenCli, Help) {
 }
 
 // --wdl writes a bitbase beside every table, and its win/draw/loss agrees with the DTM table on every
-// entry that is a legal position; --codec zstd and --level write files that read back to the same
-// values.
+// entry that is a legal position; the files are zstd's unless --codec says otherwise (xz for the
+// shipping form), and --codec and --level write files that read back to the same values.
 TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
-    const fs::path xz = dir_ / "xz", zstd = dir_ / "zstd";
-    ASSERT_EQ(tbgen("KRvK --wdl -q -o " + xz.string()).status, 0);
-    EXPECT_EQ(files(xz, ".rtw"), (std::set<std::string>{"KRvK.rtw"}));
+    const fs::path zstd = dir_ / "zstd", xz = dir_ / "xz", shipping = dir_ / "shipping";
+    ASSERT_EQ(tbgen("KRvK --wdl -q -o " + zstd.string()).status, 0);
+    EXPECT_EQ(files(zstd, ".rtw"), (std::set<std::string>{"KRvK.rtw"}));
+    const auto codec = [](const fs::path& d) {
+        return TableReader(table_path(d, Material::parse("KRvK")), format::Metric::Dtm).header().codec;
+    };
+    EXPECT_EQ(codec(zstd), Codec::Zstd);
     // The whole table of a directory, its values settled by exits completed (format version 5).
     const auto whole = [](const fs::path& d) { return Tablebase(d).find(Material::parse("KRvK")); };
-    const auto dtm = whole(xz);
-    const auto wdl = read_wdl(xz / "KRvK.rtw");
+    const auto dtm = whole(zstd);
+    const auto wdl = read_wdl(zstd / "KRvK.rtw");
     // Calls check(side, index, position) for each legal entry of KRvK; returns their number.
     const auto each_legal = [&](const auto& check) {
         uint64_t legal = 0;
@@ -219,14 +223,17 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     });
     EXPECT_EQ(legal, 21959u + 28056u);  // KRvK legal entries, white and black to move (tbindex)
 
-    ASSERT_EQ(tbgen("KRvK --codec zstd -q -o " + zstd.string()).status, 0);
-    EXPECT_TRUE(*whole(zstd) == *dtm);
-    EXPECT_NE(tbgen("KRvK --codec lz4 -o " + zstd.string()).status, 0);
+    ASSERT_EQ(tbgen("KRvK --codec xz -q -o " + xz.string()).status, 0);
+    EXPECT_EQ(codec(xz), Codec::Xz);
+    EXPECT_TRUE(*whole(xz) == *dtm);
+    EXPECT_NE(tbgen("KRvK --codec lz4 -o " + xz.string()).status, 0);
+    ASSERT_EQ(tbgen("KRvK --shipping -q -o " + shipping.string()).status, 0);
+    EXPECT_EQ(codec(shipping), Codec::Xz);
 
     const fs::path fast = dir_ / "fast";
-    ASSERT_EQ(tbgen("KRvK --level 0 -q -o " + fast.string()).status, 0);
+    ASSERT_EQ(tbgen("KRvK --level 1 -q -o " + fast.string()).status, 0);
     EXPECT_TRUE(*whole(fast) == *dtm);
-    EXPECT_NE(fs::file_size(fast / "KRvK.rtb"), fs::file_size(xz / "KRvK.rtb"));
+    EXPECT_NE(fs::file_size(fast / "KRvK.rtb"), fs::file_size(zstd / "KRvK.rtb"));
     const auto too_high = tbgen("KRvK --codec zstd --level 23 -o " + fast.string());
     EXPECT_EQ(too_high.status, 1);
     EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22"), std::string::npos) << too_high.err;

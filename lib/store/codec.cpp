@@ -120,7 +120,7 @@ int codec_max_level(Codec codec) { return codec == Codec::Zstd ? 22 : 9; }
 
 int codec_fast_level(Codec codec) { return codec == Codec::Zstd ? 3 : 1; }
 
-int codec_default_level(Codec codec) { return codec == Codec::Zstd ? 19 : codec == Codec::Xz ? 6 : 9; }
+int codec_default_level(Codec codec) { return codec == Codec::Zstd ? 15 : codec == Codec::Xz ? 6 : 9; }
 
 std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size) {
     std::vector<uint8_t> out;
