@@ -21,7 +21,7 @@
 #   --level N        compression level of both solvers (--level 1 writes xz about 4.7x faster)
 # Exit status: tbdiff's (0: every table identical); 1 when a build or a solver run fails; 2 for a
 # bad command line. Times on 2 cores: --all 4 about 4 minutes (and 2 to build the old tbgen, once);
-# --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers").
+# --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers"; measured with xz).
 # Not part of ctest (too long).
 set -euo pipefail
 
@@ -32,7 +32,7 @@ OUT=""
 BIN="$ROOT/build/bin"
 OLD_BUILD=""
 LEVEL=()
-CODEC=()
+CODEC=(--codec xz)  # both the same, whatever their defaults (the current one writes zstd)
 SET=()
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [[ $# -gt 0 ]]; do

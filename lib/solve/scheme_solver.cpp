@@ -298,6 +298,16 @@ private:
         return fold;
     }
 
+    // Entry e's code `code` after its exits among `moves` (a win bound, a draw kept, or a loss at once
+    // when every move is a losing exit), in the first passes; surveys whether a capture or promotion
+    // settles it.
+    Code take_exits(const Entry& e, const MoveList& moves, Code code) {
+        const ExitFold fold = fold_exits(e, moves);
+        mark_settled(e.pos.side_to_move(), e.index, fold.settles());
+        code = apply_exits(code, fold.best_win, fold.drawn);
+        return code == 0 ? settle_if_only_losing_exits(e, moves, code) : code;
+    }
+
     // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
     // will ever report to it. Returns its code (and surveys it).
     Code settle_if_only_losing_exits(const Entry& e, const MoveList& moves, Code code) {
@@ -311,18 +321,15 @@ private:
     // The survey of a solve from the start (none when resumed). In the first passes a task holds
     // whole words of it (for_each_wanted_entry); in the sweeps several threads may write one word.
     void mark_legal(Color side, uint64_t i) {
-        if (survey_) survey_->legal.words[side][i >> 6] |= uint64_t(1) << (i & 63);
+        if (survey_) survey_->legal.assign(side, i, true);
     }
     void mark_settled(Color side, uint64_t i, bool settled) {
-        if (!survey_) return;
-        uint64_t& word = survey_->settled.words[side][i >> 6];
-        const uint64_t bit = uint64_t(1) << (i & 63);
-        word = settled ? word | bit : word & ~bit;
+        if (survey_) survey_->settled.assign(side, i, settled);
     }
     void mark_settled_in_sweep(Color side, uint64_t i, bool settled) {
         if (!survey_) return;
-        std::atomic_ref<uint64_t> word(survey_->settled.words[side][i >> 6]);
-        const uint64_t bit = uint64_t(1) << (i & 63);
+        std::atomic_ref<uint64_t> word(survey_->settled.word(side, i));
+        const uint64_t bit = EntryBits::bit(i);
         if (settled)
             word.fetch_or(bit, std::memory_order_relaxed);
         else if (word.load(std::memory_order_relaxed) & bit)
@@ -359,10 +366,7 @@ private:
                         codes[i] = Code(quiet);  // the promotion pass folds all its exits
                         return;
                     }
-                    const ExitFold fold = fold_exits(e, moves.exits);
-                    mark_settled(side, i, fold.settles());
-                    const Code code = apply_exits(Code(quiet), fold.best_win, fold.drawn);
-                    codes[i] = code == 0 ? settle_if_only_losing_exits(e, moves.exits, code) : code;
+                    codes[i] = take_exits(e, moves.exits, Code(quiet));
                 },
                 [](const Placement&) { return true; });
         }
@@ -420,10 +424,7 @@ private:
                     MoveList moves;
                     generate_legal_moves(e.pos, moves);
                     if (std::ranges::none_of(moves, promotes)) return;  // a blocked pawn: the first pass did
-                    const ExitFold fold = fold_exits(e, moves);
-                    mark_settled(side, i, fold.settles());
-                    const Code code = apply_exits(codes[i], fold.best_win, fold.drawn);
-                    codes[i] = code == 0 ? settle_if_only_losing_exits(e, moves, code) : code;
+                    codes[i] = take_exits(e, moves, codes[i]);
                 },
                 on_seventh);
         }

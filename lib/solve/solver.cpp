@@ -80,7 +80,7 @@ void merge(const IndexScheme& scheme, const WriteSurvey& slice, WriteSurvey& tab
                             word = i >> 6;
                             gathered = 0;
                         }
-                        gathered |= uint64_t(1) << (i & 63);
+                        gathered |= EntryBits::bit(i);
                     }
                 flush();
             });

@@ -15,9 +15,17 @@ struct EntryBits {
     std::array<std::vector<uint64_t>, 2> words;
 
     static size_t words_for(uint64_t entries) { return size_t((entries + 63) / 64); }
+    // Entry i's bit within its word, and that word.
+    static uint64_t bit(uint64_t i) { return uint64_t(1) << (i & 63); }
+    uint64_t& word(Color side, uint64_t i) { return words[side][i >> 6]; }
     bool test(Color side, uint64_t i) const {
         const auto& w = words[side];
         return !w.empty() && (w[i >> 6] >> (i & 63) & 1);
+    }
+    // Sets or clears entry i's bit; not atomic: one thread per word.
+    void assign(Color side, uint64_t i, bool on) {
+        uint64_t& w = word(side, i);
+        w = on ? w | bit(i) : w & ~bit(i);
     }
 };
 
