@@ -23,8 +23,9 @@ WriteSurvey exit_settled(const Table& table, const TableSource& tables, const st
         std::vector<uint64_t>& settled = survey.settled.words[side];
         legal.assign(words, 0);
         settled.assign(words, 0);
+        survey.counts[side].assign(WriteSurvey::COUNTED_VALUES, 0);
         tbb::combinable<std::vector<uint64_t>> counts(
-            [&] { return std::vector<uint64_t>(survey.counts[side].size()); });
+            [&] { return std::vector<uint64_t>(WriteSurvey::COUNTED_VALUES); });
         // Ranges of whole words, so no two tasks write the same word.
         par::parallel_for(tbb::blocked_range<size_t>(0, words, 1 << 10), [&](const auto& r) {
             if (stop && stop->load(std::memory_order_relaxed))

@@ -242,6 +242,7 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     };
 
     // How many entries of each side hold each value, holes aside.
+    assert(!survey || survey->counted());
     std::array<std::vector<uint64_t>, 2> counts = surveyed ? surveyed->counts : counted_values(t, is_hole);
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).

@@ -37,7 +37,7 @@ void count_legal_values(const Table& table, WriteSurvey& survey) {
                 }
         });
         std::vector<uint64_t>& total = survey.counts[side];
-        std::fill(total.begin(), total.end(), 0);
+        total.assign(WriteSurvey::COUNTED_VALUES, 0);
         counts.combine_each([&](const Counts& c) {
             for (int b = 0; b < 256; ++b)
                 if (b != Table::LONG_BYTE)
