@@ -8,7 +8,8 @@
 # to move of every table with tbdiff and lists which files are also byte-identical (cmp).
 #
 # Usage: scripts/compare_solvers.sh [--rev REV] [--threads T] [--out DIR] [--bin DIR]
-#                                   [--old-build DIR] [--codec C] [--level N] (--all N | MATERIAL...)
+#                                   [--old-build DIR] [--codec C] [--level N] [--subtables DIR]
+#                                   (--all N | MATERIAL...)
 #   --rev REV        the older revision (default a51669a)
 #   --threads T      worker threads of both solvers (default 0: all cores)
 #   --out DIR        where the tables go, OUT/old and OUT/new, and the logs (default: a new
@@ -19,6 +20,10 @@
 #   --codec C        the codec both solvers write (xz, zstd or zlib; default xz). The values are
 #                    compared, not the bytes, so `--codec zstd --level 1` saves most of the writing
 #   --level N        compression level of both solvers (--level 1 writes xz about 4.7x faster)
+#   --subtables DIR  both solvers take every table but the named ones from DIR (linked into OUT/old
+#                    and OUT/new) and solve only the named ones, which alone are compared: a set's
+#                    closure is built once, not by each solver. DIR's files must be readable by the
+#                    old solver: self-contained (tbgen or tbpack --self-contained), format 1 to 5
 # Exit status: tbdiff's (0: every table identical); 1 when a build or a solver run fails; 2 for a
 # bad command line. Times on 2 cores: --all 4 about 4 minutes (and 2 to build the old tbgen, once);
 # --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers"; measured with xz).
@@ -34,6 +39,7 @@ OLD_BUILD=""
 LEVEL=()
 CODEC=(--codec xz)  # both the same, whatever their defaults (the current one writes zstd)
 SET=()
+SUBTABLES=""
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [[ $# -gt 0 ]]; do
     if [[ "$1" == --* && "$1" != --help && $# -lt 2 ]]; then
@@ -47,6 +53,7 @@ while [[ $# -gt 0 ]]; do
         --old-build) OLD_BUILD="$2"; shift 2 ;;
         --codec) CODEC=(--codec "$2"); shift 2 ;;
         --level) LEVEL=(--level "$2"); shift 2 ;;
+        --subtables) SUBTABLES="$2"; shift 2 ;;
         --all) SET+=(--all "$2"); shift 2 ;;
         -h|--help) usage; exit 0 ;;
         -*) echo "compare_solvers: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -54,6 +61,10 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 if [[ ${#SET[@]} -eq 0 ]]; then usage >&2; exit 2; fi
+if [[ -n "$SUBTABLES" ]]; then
+    [[ -d "$SUBTABLES" ]] || { echo "compare_solvers: no such directory: $SUBTABLES" >&2; exit 2; }
+    [[ "${SET[0]}" != --all ]] || { echo "compare_solvers: --subtables needs the tables named" >&2; exit 2; }
+fi
 for tool in tbgen tbdiff; do
     [[ -x "$BIN/$tool" ]] || { echo "compare_solvers: no $tool in $BIN (build first: scripts/build.sh)" >&2; exit 2; }
 done
@@ -90,6 +101,16 @@ if [[ ! -x "$OLD_TBGEN" ]]; then
 fi
 
 echo "set: ${SET[*]}; threads: $THREADS; output: $OUT"
+# Every table of SUBTABLES but the named ones, linked into both outputs: the solvers skip them.
+if [[ -n "$SUBTABLES" ]]; then
+    for name in old new; do
+        mkdir -p "$OUT/$name"
+        for f in "$(cd "$SUBTABLES" && pwd)"/*.rtb; do
+            table="$(basename "$f" .rtb)"
+            [[ " ${SET[*]} " == *" $table "* ]] || ln -sf "$f" "$OUT/$name/"
+        done
+    done
+fi
 # run NAME TBGEN [OPTION...]: builds the set into OUT/NAME, prints its time.
 run() {
     local name=$1 tbgen=$2 start=$SECONDS
@@ -109,7 +130,7 @@ run new "$BIN/tbgen" --self-contained
 
 start=$SECONDS
 set +e
-"$BIN/tbdiff" -t "$THREADS" "$OUT/old" "$OUT/new"
+"$BIN/tbdiff" -t "$THREADS" "$OUT/old" "$OUT/new" ${SUBTABLES:+"${SET[@]}"}
 status=$?
 set -e
 echo "tbdiff: $(duration $((SECONDS - start)))"
@@ -117,6 +138,7 @@ echo "tbdiff: $(duration $((SECONDS - start)))"
 same=() differ=()
 for f in "$OUT/old"/*.rtb; do
     name="$(basename "$f" .rtb)"
+    [[ -z "$SUBTABLES" || " ${SET[*]} " == *" $name "* ]] || continue
     [[ -f "$OUT/new/$name.rtb" ]] || continue
     if cmp -s "$f" "$OUT/new/$name.rtb"; then same+=("$name"); else differ+=("$name"); fi
 done

@@ -3,15 +3,16 @@
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <boost/iostreams/device/array.hpp>
 #include <boost/iostreams/filter/lzma.hpp>
 #include <boost/iostreams/filter/symmetric.hpp>
 #include <boost/iostreams/filter/zlib.hpp>
-#include <boost/iostreams/filter/zstd.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 #include <limits>
+#include <memory>
 
 namespace io = boost::iostreams;
 
@@ -32,10 +33,10 @@ struct ByteSink {
     }
 };
 
-// Compressors for Boost.Iostreams symmetric filters, told the input size in advance. Boost's own
-// lzma_compressor and zstd_compressor take only a level, so they size their match finders for
-// megabytes of input: per 64 KiB block that costs 3-5 times the time (tens of MiB of tables set up
-// and cleared) and makes the xz decoder allocate an 8 MiB dictionary. Same stream formats.
+// An xz compressor for Boost.Iostreams symmetric filters, told the input size in advance. Boost's
+// own lzma_compressor takes only a level, so it sizes its match finder for megabytes of input: per
+// 64 KiB block that costs 3-5 times the time (tens of MiB of tables set up and cleared) and makes
+// the xz decoder allocate an 8 MiB dictionary. The same stream format.
 class XzCompressorImpl {
 public:
     using char_type = char;
@@ -67,32 +68,45 @@ private:
     lzma_stream stream_ = LZMA_STREAM_INIT;
 };
 
-class ZstdCompressorImpl {
-public:
-    using char_type = char;
-    ZstdCompressorImpl(int level, size_t input_size) : ctx_(ZSTD_createCCtx()) {
-        if (!ctx_ || ZSTD_isError(ZSTD_CCtx_setParameter(ctx_, ZSTD_c_compressionLevel, level)) ||
-            ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(ctx_, input_size)))
-            throw CodecError("cannot set up the zstd encoder");
-    }
-    ~ZstdCompressorImpl() { ZSTD_freeCCtx(ctx_); }
-    bool filter(const char*& src_begin, const char* src_end, char*& dest_begin, char* dest_end, bool flush) {
-        ZSTD_inBuffer in{src_begin, size_t(src_end - src_begin), 0};
-        ZSTD_outBuffer out{dest_begin, size_t(dest_end - dest_begin), 0};
-        const size_t left = ZSTD_compressStream2(ctx_, &out, &in, flush ? ZSTD_e_end : ZSTD_e_continue);
-        if (ZSTD_isError(left)) throw CodecError(std::string("zstd encoder: ") + ZSTD_getErrorName(left));
-        src_begin += in.pos;
-        dest_begin += out.pos;
-        return !(flush && left == 0);
-    }
-    void close() {}
-
-private:
-    ZSTD_CCtx* ctx_;
-};
-
 using XzCompressor = io::symmetric_filter<XzCompressorImpl>;
-using ZstdCompressor = io::symmetric_filter<ZstdCompressorImpl>;
+
+// zstd is called directly, one block in one call, with a context per thread kept from block to
+// block: through Boost.Iostreams each block set up a context of its own (megabytes allocated, faulted
+// in and cleared at level 15) and went through two 64 KiB buffers.
+ZSTD_CCtx* thread_compressor() {
+    thread_local const std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(),
+                                                                              ZSTD_freeCCtx);
+    if (!ctx) throw CodecError("cannot set up the zstd encoder");
+    return ctx.get();
+}
+
+ZSTD_DCtx* thread_decompressor() {
+    thread_local const std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(),
+                                                                              ZSTD_freeDCtx);
+    if (!ctx) throw CodecError("cannot set up the zstd decoder");
+    return ctx.get();
+}
+
+std::vector<uint8_t> zstd_compress(int level, const uint8_t* data, size_t size) {
+    ZSTD_CCtx* ctx = thread_compressor();
+    ZSTD_CCtx_reset(ctx, ZSTD_reset_session_and_parameters);
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, level)))
+        throw CodecError("bad zstd level " + std::to_string(level));
+    std::vector<uint8_t> out(ZSTD_compressBound(size));
+    const size_t n = ZSTD_compress2(ctx, out.data(), out.size(), data, size);
+    if (ZSTD_isError(n)) throw CodecError(std::string("zstd encoder: ") + ZSTD_getErrorName(n));
+    out.resize(n);
+    return out;
+}
+
+size_t zstd_decompress_at_most(const uint8_t* data, size_t size, uint8_t* out, size_t capacity) {
+    const size_t n = ZSTD_decompressDCtx(thread_decompressor(), out, capacity, data, size);
+    if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall)
+        throw CodecError("zstd stream holds more than " + std::to_string(capacity) + " bytes");
+    if (ZSTD_isError(n))
+        throw CodecError(std::string("zstd stream is corrupt (") + ZSTD_getErrorName(n) + ")");
+    return n;
+}
 
 }  // namespace
 
@@ -123,6 +137,7 @@ int codec_fast_level(Codec codec) { return codec == Codec::Zstd ? 3 : 1; }
 int codec_default_level(Codec codec) { return codec == Codec::Zstd ? 15 : codec == Codec::Xz ? 6 : 9; }
 
 std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size) {
+    if (codec == Codec::Zstd) return zstd_compress(level, data, size);
     std::vector<uint8_t> out;
     {
         io::filtering_ostream os;
@@ -132,9 +147,6 @@ std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_
                 break;
             case Codec::Xz:
                 os.push(XzCompressor(BUFFER, level, size), BUFFER);
-                break;
-            case Codec::Zstd:
-                os.push(ZstdCompressor(BUFFER, level, size), BUFFER);
                 break;
             default:
                 throw CodecError("cannot compress with unknown " + codec_name(codec));
@@ -148,6 +160,7 @@ std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_
 }
 
 size_t decompress_at_most(Codec codec, const uint8_t* data, size_t size, uint8_t* out, size_t capacity) {
+    if (codec == Codec::Zstd) return zstd_decompress_at_most(data, size, out, capacity);
     try {
         io::filtering_istream is;
         switch (codec) {
@@ -156,9 +169,6 @@ size_t decompress_at_most(Codec codec, const uint8_t* data, size_t size, uint8_t
                 break;
             case Codec::Xz:
                 is.push(io::lzma_decompressor(io::lzma_params(), BUFFER), BUFFER);
-                break;
-            case Codec::Zstd:
-                is.push(io::zstd_decompressor(BUFFER), BUFFER);
                 break;
             default:
                 throw CodecError("unknown " + codec_name(codec));
