@@ -51,10 +51,11 @@ struct Channel {
 JobResult run(const std::vector<Material>& targets, const std::filesystem::path& dir, int threads,
               const std::atomic<bool>& stop, Channel& channel) {
     check_writable_dir(dir);
-    const JobPlan plan = make_plan(targets, dir);
+    JobOptions options;
+    JobPlan plan = make_plan(targets, dir);
+    plan.codecs = codec_bytes(options.write, thread_count(threads));
     if (const auto why = refusal(plan, available_memory_bytes().value_or(0), std::nullopt))
         throw JobError("refused: " + *why);
-    JobOptions options;
     options.stop = &stop;
     options.status = [&](const JobStatus& s) {
         const std::lock_guard hold(channel.mutex);

@@ -107,6 +107,23 @@ TEST(JobsPlan, EstimatesAddUp) {
         m.captures,
         (table_memory_bytes(Material::parse("KQvK")) + table_memory_bytes(Material::parse("KRvK"))) / 2);
     EXPECT_EQ(m.peak(), PROCESS_BYTES + m.writing + m.captures);
+    // The threads' codecs count in every step (zstd keeps them from block to block): a zstd 15
+    // context for 128 KiB blocks is about 2.9 MiB, zstd 1's 0.6 MiB.
+    WriteOptions zstd15{.codec = Codec::Zstd};
+    const uint64_t two_threads = codec_bytes(zstd15, 2);
+    EXPECT_GT(two_threads, uint64_t(2 * 2) << 20);
+    EXPECT_LT(two_threads, uint64_t(2 * 4) << 20);
+    EXPECT_EQ(codec_bytes(zstd15, 64), 32 * two_threads);
+    WriteOptions zstd1 = zstd15;
+    zstd1.level = 1;
+    EXPECT_LT(codec_bytes(zstd1, 2), two_threads / 3);
+    EXPECT_GT(codec_bytes(WriteOptions{}, 2), 0u);  // xz 6
+    const MemoryPlan with_codecs = memory_plan(kqkr, UINT64_MAX, UINT64_MAX, true, two_threads);
+    EXPECT_EQ(with_codecs.solving(), m.solving() + two_threads);
+    EXPECT_EQ(with_codecs.written(), m.written() + two_threads);
+    EXPECT_EQ(with_codecs.reading(), m.reading() + two_threads);
+    EXPECT_NE(with_codecs.text().find(", codecs "), std::string::npos) << with_codecs.text();
+    EXPECT_EQ(m.text().find("codecs"), std::string::npos) << m.text();
     // --self-contained: no search for exits, no bits for it.
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).state, 2 * entries);
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).writing, 2 * entries);

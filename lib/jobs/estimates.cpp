@@ -59,8 +59,14 @@ std::string bytes_text(const char* what, uint64_t bytes) {
 
 uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(m); }
 
-MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles) {
+uint64_t codec_bytes(const WriteOptions& write, int threads) {
+    const size_t block_bytes = write.block_entries ? 2 * size_t(write.block_entries) : size_t(1) << 17;
+    return uint64_t(threads) * codec_thread_bytes(write.codec, write.level, block_bytes);
+}
+
+MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs) {
     MemoryPlan plan;
+    plan.codecs = codecs;
     const uint64_t table = table_memory_bytes(m);
     // A table in memory that exits settle has a survey (solve/exit_settled.hpp): two bits per entry and
     // side, the legal entries and the settled ones. The solver finds it as it goes and the writer
@@ -101,7 +107,8 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
 
 std::string MemoryPlan::text() const {
     std::string s = "solving " + format_bytes(solving()) + " (" + bytes_text("process", PROCESS_BYTES) +
-                    ", " + bytes_text("state", state);
+                    (codecs ? ", " + bytes_text("codecs", codecs) : std::string()) + ", " +
+                    bytes_text("state", state);
     if (own) s += ", " + bytes_text(slices_on_disk ? "own slices read back" : "own values", own);
     if (promotions)
         s += (own && slices_on_disk && promotions_in_part ? " or " : ", ") +

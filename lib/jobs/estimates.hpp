@@ -8,6 +8,7 @@
 #include <string>
 
 #include "index/material.hpp"
+#include "store/table_file.hpp"
 
 namespace retro {
 
@@ -42,28 +43,36 @@ struct MemoryPlan {
     // sub-table. Counted for every sub-table, since which files are settled is not known before the
     // job.
     uint64_t completing = 0;
+    // The threads' compressors and decompressors (codec_thread_bytes in store/codec.hpp): zstd's live
+    // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
+    // 5.9 MiB, 64 threads: 189 MiB).
+    uint64_t codecs = 0;
 
     // A pawn's slice either pushes (the slices reached read back) or promotes (its part of the
     // tables promoted into), never both: solved the lean way, a slice holds the larger bound.
     uint64_t own_and_promotions() const {
         return slices_on_disk && promotions_in_part ? std::max(own, promotions) : own + promotions;
     }
-    uint64_t solving() const { return PROCESS_BYTES + state + own_and_promotions() + captures; }
+    uint64_t solving() const { return PROCESS_BYTES + codecs + state + own_and_promotions() + captures; }
     uint64_t written() const {
-        return PROCESS_BYTES + writing + captures + (promotions_in_part ? 0 : promotions);
+        return PROCESS_BYTES + codecs + writing + captures + (promotions_in_part ? 0 : promotions);
     }
     // Sub-tables are read before the solve allocates its state and solves its first slice.
     uint64_t reading() const {
-        return PROCESS_BYTES + captures + (promotions_in_part ? 0 : promotions) + completing;
+        return PROCESS_BYTES + codecs + captures + (promotions_in_part ? 0 : promotions) + completing;
     }
     uint64_t peak() const { return std::max({solving(), written(), reading()}); }
-    // "solving 1.15 GiB (process 12.0 MiB, state 261 MiB, own slices read back 261 MiB or promotions
-    // in part 521 MiB, captures 380 MiB), writing 1.15 GiB, reading sub-tables 1.02 GiB"
+    // "solving 1.15 GiB (process 12.0 MiB, codecs 5.91 MiB, state 261 MiB, own slices read back 261 MiB or
+    // promotions in part 521 MiB, captures 380 MiB), writing 1.15 GiB, reading sub-tables 1.02 GiB"
     std::string text() const;
 };
-// `settles`: whether a table written from memory settles values by exits (not --self-contained).
+// `settles`: whether a table written from memory settles values by exits (not --self-contained);
+// `codecs`: MemoryPlan::codecs.
 MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX,
-                       bool settles = true);
+                       bool settles = true, uint64_t codecs = 0);
+// MemoryPlan::codecs of a job of `threads` threads that writes with `write` (its blocks: 128 KiB of
+// codes, or block_entries of at most 2 bytes).
+uint64_t codec_bytes(const WriteOptions& write, int threads);
 // The slices a table written from its slice store keeps read back: a few, for the blocks in flight.
 uint64_t writer_slice_cache_bytes(const Material& m);
 

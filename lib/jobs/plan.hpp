@@ -52,6 +52,9 @@ struct JobPlan {
     // Whether tables are written with values settled by exits (not --self-contained). A table read in
     // part is written self-contained all the same; its estimate keeps the bits of the search.
     bool settle_exits = true;
+    // The job's threads' compressors and decompressors (MemoryPlan::codecs): the threads times
+    // codec_thread_bytes of the codec the job writes.
+    uint64_t codecs = 0;
 
     int to_build() const;
     // Index entries (both sides to move) of the tables still to build.
@@ -60,7 +63,9 @@ struct JobPlan {
     // JobProgress counts.
     std::vector<std::pair<Material, uint64_t>> work() const;
     // How a table is solved within the cache, and what it holds.
-    MemoryPlan memory(const Material& m) const { return memory_plan(m, cache, memory_limit, settle_exits); }
+    MemoryPlan memory(const Material& m) const {
+        return memory_plan(m, cache, memory_limit, settle_exits, codecs);
+    }
     // Whether a table still to build reads m in part (its promotions into m, memory_plan): m is then
     // written self-contained, as completing values settled by exits would cost a search per entry read.
     bool read_in_part(const Material& m) const;

@@ -2,6 +2,7 @@
 
 #include <lzma.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY  // the estimates of a context's memory
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -135,6 +136,27 @@ int codec_max_level(Codec codec) { return codec == Codec::Zstd ? 22 : 9; }
 int codec_fast_level(Codec codec) { return codec == Codec::Zstd ? 3 : 1; }
 
 int codec_default_level(Codec codec) { return codec == Codec::Zstd ? 15 : codec == Codec::Xz ? 6 : 9; }
+
+uint64_t codec_thread_bytes(Codec codec, int level, size_t block_bytes) {
+    if (level < 0) level = codec_default_level(codec);
+    switch (codec) {
+        case Codec::Zstd:
+            return ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, block_bytes, 0)) +
+                   ZSTD_estimateDCtxSize();
+        case Codec::Xz: {
+            lzma_options_lzma options;
+            if (lzma_lzma_preset(&options, uint32_t(level))) return 0;
+            options.dict_size =
+                uint32_t(std::clamp<size_t>(block_bytes, LZMA_DICT_SIZE_MIN, options.dict_size));
+            const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
+            return lzma_raw_encoder_memusage(filters) + lzma_raw_decoder_memusage(filters) +
+                   uint64_t(2 * BUFFER);
+        }
+        case Codec::Zlib:  // deflate's window and hash (zlib's default memLevel 8), inflate's window
+            return (uint64_t(1) << 17) + (uint64_t(1) << 17) + (uint64_t(1) << 15) + uint64_t(2 * BUFFER);
+    }
+    return 0;
+}
 
 std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size) {
     if (codec == Codec::Zstd) return zstd_compress(level, data, size);

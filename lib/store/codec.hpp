@@ -1,5 +1,5 @@
 // Block codecs: each block of a table file is one self-contained zlib, xz or zstd stream, written and
-// read through the Boost.Iostreams filters. See docs/format.md.
+// read through Boost.Iostreams filters (zlib, xz) or libzstd directly. See docs/format.md.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +23,10 @@ int codec_max_level(Codec codec);
 int codec_default_level(Codec codec);
 // A level that compresses several times faster than the default, for ranking layouts.
 int codec_fast_level(Codec codec);
+
+// Memory one thread's compressor and decompressor hold for blocks of `block_bytes` at `level` (-1:
+// the default): zstd keeps them from block to block, for the thread's life.
+uint64_t codec_thread_bytes(Codec codec, int level, size_t block_bytes);
 
 // A stream that does not decode to exactly the expected bytes; what() says how.
 class CodecError : public std::runtime_error {
