@@ -20,10 +20,12 @@
 #   --codec C        the codec both solvers write (xz, zstd or zlib; default xz). The values are
 #                    compared, not the bytes, so `--codec zstd --level 1` saves most of the writing
 #   --level N        compression level of both solvers (--level 1 writes xz about 4.7x faster)
-#   --subtables DIR  both solvers take every table but the named ones from DIR (linked into OUT/old
-#                    and OUT/new) and solve only the named ones, which alone are compared: a set's
-#                    closure is built once, not by each solver. DIR's files must be readable by the
-#                    old solver: self-contained (tbgen or tbpack --self-contained), format 1 to 5
+#   --subtables DIR  the old solver takes every table but the named ones from DIR (linked into
+#                    OUT/old) and solves only the named ones, which alone are compared; the current
+#                    solver's are DIR's own when there (built by `tbgen NAMED... -o DIR` with this
+#                    build), else solved with the same sub-tables. A closure is so built once, not by
+#                    each solver. DIR's files must be readable by the old solver: self-contained
+#                    (tbgen or tbpack --self-contained), format versions 1 to 5
 # Exit status: tbdiff's (0: every table identical); 1 when a build or a solver run fails; 2 for a
 # bad command line. Times on 2 cores: --all 4 about 4 minutes (and 2 to build the old tbgen, once);
 # --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers"; measured with xz).
@@ -101,14 +103,14 @@ if [[ ! -x "$OLD_TBGEN" ]]; then
 fi
 
 echo "set: ${SET[*]}; threads: $THREADS; output: $OUT"
-# Every table of SUBTABLES but the named ones, linked into both outputs: the solvers skip them.
+# The tables of SUBTABLES linked into the outputs, which the solvers then skip: into OUT/old all
+# but the named ones, into OUT/new all of them.
 if [[ -n "$SUBTABLES" ]]; then
-    for name in old new; do
-        mkdir -p "$OUT/$name"
-        for f in "$(cd "$SUBTABLES" && pwd)"/*.rtb; do
-            table="$(basename "$f" .rtb)"
-            [[ " ${SET[*]} " == *" $table "* ]] || ln -sf "$f" "$OUT/$name/"
-        done
+    mkdir -p "$OUT/old" "$OUT/new"
+    for f in "$(cd "$SUBTABLES" && pwd)"/*.rtb; do
+        table="$(basename "$f" .rtb)"
+        [[ " ${SET[*]} " == *" $table "* ]] || ln -sf "$f" "$OUT/old/"
+        ln -sf "$f" "$OUT/new/"
     done
 fi
 # run NAME TBGEN [OPTION...]: builds the set into OUT/NAME, prints its time.
