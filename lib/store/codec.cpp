@@ -38,14 +38,20 @@ struct ByteSink {
 // own lzma_compressor takes only a level, so it sizes its match finder for megabytes of input: per
 // 64 KiB block that costs 3-5 times the time (tens of MiB of tables set up and cleared) and makes
 // the xz decoder allocate an 8 MiB dictionary. The same stream format.
+// xz's preset `level` with its dictionary no larger than the input.
+lzma_options_lzma xz_options(int level, size_t input_size) {
+    lzma_options_lzma options;
+    if (lzma_lzma_preset(&options, uint32_t(level)))
+        throw CodecError("bad xz level " + std::to_string(level));
+    options.dict_size = uint32_t(std::clamp<size_t>(input_size, LZMA_DICT_SIZE_MIN, options.dict_size));
+    return options;
+}
+
 class XzCompressorImpl {
 public:
     using char_type = char;
     XzCompressorImpl(int level, size_t input_size) {
-        lzma_options_lzma options;
-        if (lzma_lzma_preset(&options, uint32_t(level)))
-            throw CodecError("bad xz level " + std::to_string(level));
-        options.dict_size = uint32_t(std::clamp<size_t>(input_size, LZMA_DICT_SIZE_MIN, options.dict_size));
+        lzma_options_lzma options = xz_options(level, input_size);
         const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
         if (lzma_stream_encoder(&stream_, filters, LZMA_CHECK_NONE) != LZMA_OK)
             throw CodecError("cannot set up the xz encoder");
@@ -144,10 +150,7 @@ uint64_t codec_thread_bytes(Codec codec, int level, size_t block_bytes) {
             return ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, block_bytes, 0)) +
                    ZSTD_estimateDCtxSize();
         case Codec::Xz: {
-            lzma_options_lzma options;
-            if (lzma_lzma_preset(&options, uint32_t(level))) return 0;
-            options.dict_size =
-                uint32_t(std::clamp<size_t>(block_bytes, LZMA_DICT_SIZE_MIN, options.dict_size));
+            lzma_options_lzma options = xz_options(level, block_bytes);
             const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
             return lzma_raw_encoder_memusage(filters) + lzma_raw_decoder_memusage(filters) +
                    uint64_t(2 * BUFFER);
