@@ -173,7 +173,8 @@ int generate(const GenerateArgs& a) {
                            : " pawn tables keep their solved slices on disk or read their promotions") +
                 " in part to stay within the cache (slower; written self-contained)");
         say("estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
-            format_bytes(plan.disk_total()) + " for all the tables of the job, checkpoints aside)" +
+            format_bytes(plan.disk_total()) +
+            " for all the tables of the job; checkpoints and the sub-tables' exact copies aside)" +
             (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));
     }
     if (const auto time = projected_time(plan)) say(*time);

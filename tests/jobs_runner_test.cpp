@@ -25,6 +25,7 @@
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "solved_tables.hpp"
+#include "store/table_diff.hpp"
 #include "store/table_file.hpp"
 
 using namespace retro;
@@ -265,6 +266,34 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     double recorded = 0;
     line >> entries >> recorded;
     EXPECT_GE(recorded, 1000);
+}
+
+// Each sub-table a later table reads whole gets an exact copy beside its settled file, with the
+// values solved, which that table reads instead of completing the file; the copies go once no table
+// left reads them, and the files are those of a job without copies.
+TEST_F(JobsRunner, ExactCopiesOfTheSubTablesLastUntilTheTablesThatReadThemAreDone) {
+    const fs::path dir = base_ / "copies";
+    fs::create_directories(dir);
+    std::atomic<bool> stop{false};
+    JobOptions options = stopping_after_slice_12_of_kpvk(stop);
+    const JobResult first = run_job(make_plan(KPK, dir), options);
+    ASSERT_TRUE(first.interrupted);
+    const Tablebase completed(reference());
+    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
+        const auto m = Material::parse(name);
+        const StoredTable copy = read_stored_table(exact_copy_path(dir, m));
+        EXPECT_FALSE(copy.exits_settled) << name;
+        EXPECT_TRUE(read_stored_table(table_path(dir, m)).exits_settled) << name;
+        EXPECT_TRUE(diff_tables(*copy.table, *completed.find(m)).identical()) << name;
+    }
+    EXPECT_FALSE(fs::exists(exact_copy_path(dir, Material::parse("KPvK"))));
+
+    stop = false;
+    const JobResult second = run_job(make_plan(KPK, dir), options);
+    EXPECT_FALSE(second.interrupted);
+    expect_same_files(dir);
+    for (const char* name : KPK_SET)
+        EXPECT_FALSE(fs::exists(exact_copy_path(dir, Material::parse(name)))) << name;
 }
 
 TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {

@@ -151,3 +151,36 @@ TEST(ProbeTablebase, FindFreesTheTablesThatOnlyCompletedAFile) {
     EXPECT_EQ(tables.held_tables(), (std::vector<Material>{kqkr, krk}));
     EXPECT_EQ(tables.find(krk), held);
 }
+
+// A job's exact copy stands for its file, when the Tablebase is told to read copies, the copy is not
+// older than the file and reads as a self-contained table; else the file is read and completed.
+// The copy here has one value changed, to tell which was read.
+TEST(ProbeTablebase, FindReadsAnExactCopyOnlyWhenAskedFreshAndSound) {
+    namespace fs = std::filesystem;
+    ScratchDir dir("tablebase-exact-copy");
+    const Material kqkr = Material::parse("KQvKR");
+    const Tablebase& solved = test::solved_tables({kqkr.name()});
+    WriteOptions quick = exact_copy_options();
+    quick.settle_exits = true;
+    for (const Material& m : build_order({kqkr}))
+        write_settled_table(*solved.find(m), table_path(dir.path, m), quick, solved);
+    const auto expected = solved.find(kqkr);
+    Table marked = *expected;
+    const uint64_t idx = 1000;
+    ASSERT_NE(expected->value(WHITE, idx), DTM_DRAW);
+    marked.set(WHITE, idx, DTM_DRAW);
+    const fs::path copy = exact_copy_path(dir.path, kqkr);
+    write_table(marked, copy, exact_copy_options());
+    const auto read = [&](bool copies) {
+        Tablebase tables(dir.path);
+        if (copies) tables.read_exact_copies();
+        return tables.find(kqkr)->value(WHITE, idx);
+    };
+    EXPECT_EQ(read(true), DTM_DRAW);                      // the copy
+    EXPECT_EQ(read(false), expected->value(WHITE, idx));  // the file, completed
+    fs::last_write_time(copy, fs::last_write_time(table_path(dir.path, kqkr)) - std::chrono::seconds(1));
+    EXPECT_EQ(read(true), expected->value(WHITE, idx));  // older than the file: left by an earlier solve
+    write_table(marked, copy, exact_copy_options());
+    fs::resize_file(copy, fs::file_size(copy) - 10);
+    EXPECT_EQ(read(true), expected->value(WHITE, idx));  // truncated
+}

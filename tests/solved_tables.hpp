@@ -3,9 +3,9 @@
 // ctest runs every TEST in a process of its own, so a test asks only for the tables it needs. Under
 // ctest the processes of one run also share what they solved: RETRO_TEST_TABLES names a directory
 // (emptied when the run starts, by the TestTablesReset fixture in tests/CMakeLists.txt) where the
-// first process that solves a table writes it with every value exact (format version 1 or 2, holes
-// kept), and where the others read it back instead of solving it again. Without the variable (a
-// test binary run by hand) every table is solved in the process. The solver's own tests
+// first process that solves a table writes it with every value exact (as a job's exact copy, format
+// version 1 or 2, holes kept), and where the others read it back instead of solving it again. Without the
+// variable (a test binary run by hand) every table is solved in the process. The solver's own tests
 // (SolverOracle, Determinism, ...) solve the tables they check themselves and take only their
 // sub-tables from here.
 #pragma once
@@ -39,10 +39,7 @@ inline std::shared_ptr<const Table> solved_or_shared(const Material& m, const Ta
     // once, and a reader sees only a complete file.
     const fs::path own = fs::path(shared) / ("writing-" + std::to_string(getpid()));
     fs::create_directories(own);
-    WriteOptions exact;
-    exact.codec = Codec::Zstd, exact.level = 1;
-    exact.search_digit_order = exact.fill_holes = false;
-    write_table(*table, table_path(own, m), exact);
+    write_table(*table, table_path(own, m), exact_copy_options());
     fs::rename(table_path(own, m), path);
     fs::remove_all(own);
     return table;

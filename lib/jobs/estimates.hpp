@@ -79,6 +79,8 @@ uint64_t writer_slice_cache_bytes(const Material& m);
 // Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see
 // docs/format.md): the job refuses to start when the disk is too small, so it must not undercount.
 uint64_t table_file_bytes_estimate(const Material& m);
+// Bytes of m's exact copy (store/table_file.hpp), an upper bound likewise.
+uint64_t exact_copy_bytes_estimate(const Material& m);
 
 // Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
 // at most 2 bytes per entry and side in the log (KQvKR's took 0.36), for a pawn table of its

@@ -102,6 +102,15 @@ bool JobPlan::read_in_part(const Material& m) const {
     return false;
 }
 
+bool JobPlan::read_whole_later(const Material& m) const {
+    for (const auto& t : tables) {
+        if (t.complete || t.material == m) continue;
+        for (const Material& sub : direct_subtables(t.material))
+            if (sub == m) return true;
+    }
+    return false;
+}
+
 uint64_t JobPlan::peak_memory() const {
     const auto m = peak_memory_table();
     return m ? memory(*m).peak() : 0;
@@ -112,6 +121,8 @@ uint64_t JobPlan::disk_needed() const {
     for (const auto& t : tables) {
         if (t.complete) continue;
         files += table_file_bytes_estimate(t.material);
+        if (settles(t.material) && read_whole_later(t.material))
+            files += exact_copy_bytes_estimate(t.material);
         checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(t.material));
     }
     return files + 2 * checkpoint;

@@ -69,12 +69,20 @@ struct JobPlan {
     // Whether a table still to build reads m in part (its promotions into m, memory_plan): m is then
     // written self-contained, as completing values settled by exits would cost a search per entry read.
     bool read_in_part(const Material& m) const;
+    // Whether m's file settles values by exits: unless the job writes self-contained files, m reads
+    // its promotions in part or a table reads m in part.
+    bool settles(const Material& m) const {
+        return settle_exits && !memory(m).promotions_in_part && !read_in_part(m);
+    }
+    // Whether a table still to build other than m reads m whole: a settled m then gets an exact copy
+    // (store/table_file.hpp) for as long as such a table is left.
+    bool read_whole_later(const Material& m) const;
     // Peak bytes in memory over the tables still to build (each solved with only its direct
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;
     std::optional<Material> peak_memory_table() const;
-    // Disk the job still needs: the files still to write, plus the largest checkpoint twice (the
-    // old one stays until the new one is renamed over it).
+    // Disk the job still needs: the files still to write and the exact copies of those read whole
+    // later, plus the largest checkpoint twice (the old one stays until the new one is renamed over it).
     uint64_t disk_needed() const;
     // Disk all the files of the plan take when the job is done.
     uint64_t disk_total() const;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "index/dependencies.hpp"
@@ -140,8 +141,13 @@ public:
     // Builds t (the caller holds its lock). False when the job was stopped meanwhile (result() says
     // where).
     bool build(const PlannedTable& t);
+    // Removes the exact copies that no table left to build reads (`complete`: the plan's tables done).
+    void remove_spent_copies(const std::map<Material, bool>& complete);
 
 private:
+    // The exact copy of a table whose file settles values by exits, for the later tables that read
+    // it whole. Without it (a full disk) they complete the file's values themselves: slower, the same.
+    void write_exact_copy(const TableValues& values);
     void tell_status(const std::string& s) {
         if (!options_.status) return;
         status_.fraction = progress_.job_fraction();
@@ -173,6 +179,32 @@ void JobRun::tidy_complete(const Material& m) {
     remove_if_present(elapsed_path(checkpoint), options_.note);
 }
 
+void JobRun::write_exact_copy(const TableValues& values) {
+    const Material& m = values.material();
+    const auto copy = exact_copy_path(plan_.dir, m);
+    const auto start = ActiveClock::now();
+    try {
+        write_table(values, copy, exact_copy_options());
+    } catch (const StoreError& e) {
+        report(m.name() + ": no exact copy for the tables that read it (" + e.what() +
+               "); they complete its values from its file");
+        return;
+    }
+    std::error_code ec;
+    note(m.name() + ": exact copy " + copy.string() + " written in " + format_duration(seconds_since(start)) +
+         " (" + format_bytes(std::filesystem::file_size(copy, ec)) + ")");
+}
+
+void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
+    std::set<Material> read_later;
+    for (const PlannedTable& t : plan_.tables)
+        if (!complete.at(t.material))
+            for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
+    for (const PlannedTable& t : plan_.tables)
+        if (complete.at(t.material) && !read_later.contains(t.material))
+            remove_if_present(exact_copy_path(plan_.dir, t.material), options_.note);
+}
+
 bool JobRun::build(const PlannedTable& t) {
     const Material& m = t.material;
     const auto file = table_path(plan_.dir, m);
@@ -198,6 +230,7 @@ bool JobRun::build(const PlannedTable& t) {
     ResidentPeak peak_of_table;
     Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
     tables.stop_reading_when(options_.stop);
+    tables.read_exact_copies();
     auto table_line = [&](const std::string& line) {
         const std::string with_progress = line + "  | " + progress_.status();
         if (options_.solver_line) options_.solver_line(with_progress);
@@ -236,7 +269,7 @@ bool JobRun::build(const PlannedTable& t) {
     solve_options.promotions_in_part = memory.promotions_in_part;
     // A table read in part by a later one is written self-contained, its pawns' entries together.
     const bool read_in_part = plan_.read_in_part(m);
-    const bool settle = options_.write.settle_exits && !memory.promotions_in_part && !read_in_part;
+    const bool settle = options_.write.settle_exits && plan_.settles(m);
     solve_options.survey_exits = settle && !memory.slices_on_disk;
     const auto stopped_solving = [&](const std::string& where) {
         result_.interrupted = true;
@@ -279,6 +312,7 @@ bool JobRun::build(const PlannedTable& t) {
     } catch (const ReadStopped&) {  // the exits read a sub-table's other side to move
         return stopped_writing();
     }
+    if (settle && plan_.read_whole_later(m)) write_exact_copy(*values_of(solved, m));
     const double write_seconds = seconds_since(write_start);
     remove_if_present(checkpoint, options_.note);
     remove_solve_files(checkpoint, options_.note);
@@ -363,6 +397,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
             run.tidy_complete(t.material);
         }
     }
+    run.remove_spent_copies(complete);
     auto ready = [&](const Material& m) {
         const auto subtables = direct_subtables(m);
         return std::all_of(subtables.begin(), subtables.end(),
@@ -397,6 +432,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                 ++result.built_elsewhere;
                 run.progress().table_built_elsewhere(m);
                 run.report(m.name() + ": built by another process; " + run.progress().status());
+                run.remove_spent_copies(complete);
                 continue;
             }
             left = true;
@@ -415,6 +451,7 @@ JobResult run_job(const JobPlan& plan, const JobOptions& options) {
                 return result;
             }
             complete[m] = true;
+            run.remove_spent_copies(complete);
             waiting_for.clear();
             break;
         }

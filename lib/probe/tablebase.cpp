@@ -45,7 +45,11 @@ Tablebase::Tablebase(std::filesystem::path dir, size_t cache_bytes)
     : dir_(std::move(dir)), cache_(std::make_shared<BlockCache>(cache_bytes)) {}
 
 Tablebase::Tablebase(const Tablebase& holder, Completing)
-    : dir_(holder.dir_), cache_(holder.cache_), stop_(holder.stop_), holder_(&holder) {}
+    : dir_(holder.dir_),
+      cache_(holder.cache_),
+      stop_(holder.stop_),
+      holder_(&holder),
+      exact_copies_(holder.exact_copies_) {}
 
 Tablebase::~Tablebase() = default;
 
@@ -96,9 +100,34 @@ SideSet sides_held(const Table& t) {
 
 }  // namespace
 
+namespace {
+
+// The values of `sides` from the exact copy of the file at `path`, or nullptr when there is no such
+// copy, when it is older than the file (left by an earlier solve) or when it does not read as a
+// self-contained table: the file itself is read then.
+std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& copy, const std::filesystem::path& path,
+                                       SideSet sides, const std::atomic<bool>* stop) {
+    std::error_code ec;
+    const auto copy_time = std::filesystem::last_write_time(copy, ec);
+    if (ec || copy_time < std::filesystem::last_write_time(path, ec) || ec) return nullptr;
+    try {
+        StoredTable stored = read_stored_table(copy, sides, stop);
+        if (stored.exits_settled || stored.dropped) return nullptr;
+        return std::move(stored.table);
+    } catch (const ReadStopped&) {
+        throw;
+    } catch (const StoreError&) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
 std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet sides) const {
     const auto path = table_path(dir_, canonical);
     if (!std::filesystem::exists(path)) return nullptr;
+    if (exact_copies_)
+        if (auto copy = read_exact_copy(exact_copy_path(dir_, canonical), path, sides, stop_)) return copy;
     // The shipping form's dropped side is rebuilt from the kept side's complete values.
     const std::optional<Color> dropped = TableReader(path, format::Metric::Dtm).header().dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);

@@ -65,6 +65,11 @@ public:
     // dropped side): once raised, find() throws ReadStopped instead of finishing a read that may
     // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
     void stop_reading_when(const std::atomic<bool>* stop) { stop_ = stop; }
+    // find() reads a table's exact copy (store/table_file.hpp: written by a job beside a file that
+    // settles values by exits, after it) instead of completing the file, when the copy is there, not
+    // older than the file and readable. For a job's sub-tables only: tbdiff and the verifier must
+    // read the files themselves.
+    void read_exact_copies() { exact_copies_ = true; }
 
     // A table added whole, or else the directory's file, read a run at a time (TableSource::values).
     std::unique_ptr<TableValues> values(const Material& m) const override;
@@ -123,6 +128,7 @@ private:
     std::shared_ptr<BlockCache> cache_;
     const std::atomic<bool>* stop_ = nullptr;
     const Tablebase* holder_ = nullptr;
+    bool exact_copies_ = false;
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the
     // whole table when both are there.
     static constexpr size_t SLOTS = 64;

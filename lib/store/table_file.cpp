@@ -168,10 +168,10 @@ std::vector<DigitOrder> orders_to_try(const TableValues& t, const WriteOptions& 
 }
 
 // Pass 1 of a write without a survey: how many entries of each side hold each value, holes aside
-// (`is_hole(side, value, cursor)`), over chunks of 2^20 entries in the order the values read fastest
-// (by byte, and the rare values past a byte apart). Indexed [side][value].
+// when `holes` (`is_hole(side, value, cursor)`), over chunks of 2^20 entries in the order the values
+// read fastest (by byte, and the rare values past a byte apart). Indexed [side][value].
 template <class IsHole>
-std::array<std::vector<uint64_t>, 2> counted_values(const TableValues& t, IsHole&& is_hole) {
+std::array<std::vector<uint64_t>, 2> counted_values(const TableValues& t, bool holes, IsHole&& is_hole) {
     struct Histogram {
         std::array<uint64_t, 256> bytes;
         std::vector<Dtm> long_values;
@@ -189,13 +189,18 @@ std::array<std::vector<uint64_t>, 2> counted_values(const TableValues& t, IsHole
         hist.bytes.fill(0);
         std::vector<Dtm> values(n);
         t.read(side, pass_order, first, n, values.data());
-        IndexCursor at(scheme, first, pass_order.order());
-        for (uint64_t i = 0; i < n; ++i, at.next()) {
-            if (is_hole(side, values[i], at)) continue;
-            const uint8_t byte = Table::byte_of(values[i]);
+        const auto count = [&](Dtm v) {
+            const uint8_t byte = Table::byte_of(v);
             ++hist.bytes[byte];
-            if (byte == Table::LONG_BYTE) hist.long_values.push_back(values[i]);
+            if (byte == Table::LONG_BYTE) hist.long_values.push_back(v);
+        };
+        if (!holes) {  // no entry to place
+            for (uint64_t i = 0; i < n; ++i) count(values[i]);
+            return;
         }
+        IndexCursor at(scheme, first, pass_order.order());
+        for (uint64_t i = 0; i < n; ++i, at.next())
+            if (!is_hole(side, values[i], at)) count(values[i]);
     });
     std::array<std::vector<uint64_t>, 2> counts;
     for (int side = 0; side < 2; ++side) {
@@ -243,7 +248,8 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
 
     // How many entries of each side hold each value, holes aside.
     assert(!survey || survey->counted());
-    std::array<std::vector<uint64_t>, 2> counts = surveyed ? surveyed->counts : counted_values(t, is_hole);
+    std::array<std::vector<uint64_t>, 2> counts =
+        surveyed ? surveyed->counts : counted_values(t, options.fill_holes, is_hole);
 
     // The dictionary of each side: its values by falling frequency (ties: smaller value first).
     format::Header h;
@@ -320,9 +326,11 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
             order.for_each_index(first, n, [&](uint64_t i, uint64_t idx) {
                 classify(uint32_t(i), idx, !surveyed->legal.test(side, idx));
             });
-        } else {
+        } else if (settled || options.fill_holes) {
             IndexCursor at(scheme, first, order.order());
             for (uint32_t i = 0; i < n; ++i, at.next()) classify(i, at.index(), is_hole(side, values[i], at));
+        } else {  // every entry keeps its value: none to place
+            for (uint32_t i = 0; i < n; ++i) classify(i, 0, false);
         }
         // A settled entry takes any fill no better than its value: add the counts from the best down.
         uint64_t settled_not_worse = 0;
@@ -431,6 +439,21 @@ std::filesystem::path table_path(const std::filesystem::path& dir, const Materia
 
 std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m) {
     return dir / (m.name() + ".rtw");
+}
+
+std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m) {
+    return dir / (m.name() + ".exact");
+}
+
+WriteOptions exact_copy_options() {
+    WriteOptions o;
+    o.codec = Codec::Zstd;
+    o.level = 1;
+    o.fill_holes = false;
+    o.search_digit_order = false;
+    o.settle_exits = false;
+    o.sync_seconds = 1e9;  // a copy lost to a kill is written again or done without
+    return o;
 }
 
 std::set<std::string> table_file_names(const std::filesystem::path& dir) {

@@ -27,6 +27,10 @@ namespace retro {
 std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m);
 // dir/KQvKR.rtw
 std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m);
+// dir/KQvKR.exact: a job's exact copy of a table whose file settles values by exits, self-contained
+// and quick to write and read, for the later tables of the job that read it whole (completing the
+// settled file costs a search per entry, recursively: docs/guide.md, "Exact copies").
+std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m);
 // The names of the DTM table files (*.rtb) in dir, sorted ("KQvK", "KQvKR"). Throws
 // std::filesystem::filesystem_error when dir cannot be read.
 std::set<std::string> table_file_names(const std::filesystem::path& dir);
@@ -79,6 +83,10 @@ struct WriteOptions {
     // any thread): entries searched, entries in all (both sides to move).
     std::function<void(uint64_t done, uint64_t entries)> settle_progress{};
 };
+
+// How an exact copy is written: zstd 1, every value as solved, in the natural order of the entries
+// (or the pawn digits first, as a slice store reads), holes as they are.
+WriteOptions exact_copy_options();
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
 // a file with the final name is always complete. Throws StoreError (unwritable directory, full disk:
