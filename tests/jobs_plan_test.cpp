@@ -221,6 +221,29 @@ TEST(JobsPlan, KnowsWhichTablesAreReadInPart) {
         EXPECT_FALSE(plan.read_in_part(Material::parse(whole))) << whole;
 }
 
+// A settled table read whole by a later one gets an exact copy while the job runs: on the disk
+// estimate, not for --self-contained, nor for a table read in part (written self-contained).
+TEST(JobsPlan, CountsTheExactCopiesOfTheSettledTablesReadWholeLater) {
+    JobPlan plan = make_plan({Material::parse("KPvKP")}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    const Material kqkp = Material::parse("KQvKP"), kpkp = Material::parse("KPvKP");
+    EXPECT_TRUE(plan.read_whole_later(kqkp));
+    EXPECT_TRUE(plan.settles(kqkp));
+    EXPECT_FALSE(plan.read_whole_later(kpkp));
+    uint64_t copies = 0;
+    for (const auto& t : plan.tables)
+        if (plan.read_whole_later(t.material)) copies += exact_copy_bytes_estimate(t.material);
+    EXPECT_GT(copies, 0u);
+    const uint64_t with_copies = plan.disk_needed();
+    plan.settle_exits = false;
+    EXPECT_FALSE(plan.settles(kqkp));
+    EXPECT_EQ(plan.disk_needed(), with_copies - copies);
+    plan.settle_exits = true;
+    plan.cache = 0;
+    EXPECT_FALSE(plan.settles(kqkp));  // read in part
+    EXPECT_FALSE(plan.settles(kpkp));  // reads its promotions in part
+    EXPECT_LT(plan.disk_needed(), with_copies);
+}
+
 TEST(JobsPlan, EverySixManTableFitsThisMachine) {
     // The default limit is MemAvailable; this machine has 24 GiB, about 23.2 available when idle. The
     // cache is half the limit by default.
