@@ -33,6 +33,7 @@
 #include "store/codec.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
+#include "study_main.hpp"
 
 using namespace retro;
 
@@ -452,9 +453,7 @@ void stored_study(const std::string& path) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int study(int argc, char** argv) {
     std::vector<Variant> variants = {
         {"xz6-128K-mode", Fill::BlockMode, 1 << 17, Codec::Xz, 6, 0},
         {"xz6-128K-prev", Fill::Previous, 1 << 17, Codec::Xz, 6, 0},
@@ -599,4 +598,16 @@ int main(int argc, char** argv) {
             print_row(table->material().name(), v.name, run(sides, v));
         }
     }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return study_main("compress_study",
+                      "usage: compress_study FILE.rtb...            every variant\n"
+                      "       compress_study --only NAME FILE.rtb   one variant, or one study: order, lzma,\n"
+                      "                                             conditional, entropy, stored\n"
+                      "(LZMA_VARIANT=TEXT and STORED_VARIANT=TEXT keep the rows whose name holds TEXT)\n",
+                      argc, argv, study);
 }

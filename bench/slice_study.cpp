@@ -12,6 +12,7 @@
 #include "index/pawn_slices.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
+#include "study_main.hpp"
 
 using namespace retro;
 
@@ -42,9 +43,7 @@ void print(const Row& r) {
                 config_name(r.peak.config).c_str());
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int study(int argc, char** argv) {
     std::vector<Material> materials;
     if (argc == 3 && std::strcmp(argv[1], "--all") == 0) {
         const int men = std::atoi(argv[2]);
@@ -66,4 +65,12 @@ int main(int argc, char** argv) {
                 "pawn slices", "pawnless", "slice peak", "today", "largest slice");
     for (const Row& r : rows) print(r);
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return study_main("slice_study",
+                      "usage: slice_study MATERIAL... (e.g. KNNNvKP KRPvKR) | slice_study --all N\n", argc,
+                      argv, study);
 }
