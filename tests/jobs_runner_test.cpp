@@ -213,6 +213,7 @@ TEST_F(JobsRunner, AStopWhileReadingTheSubTablesStopsThere) {
     expect_same_files(dir);
 }
 
+// The stopped job keeps the exact copies of the sub-tables for its rerun, which removes them.
 TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const fs::path dir = base_ / "stopped";
     fs::create_directories(dir);
@@ -225,6 +226,16 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const auto checkpoint = checkpoint_path(dir, Material::parse("KPvK"));
     ASSERT_TRUE(fs::exists(checkpoint));
     EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KPvK"))));
+    // Each sub-table KPvK reads whole has an exact copy beside its settled file, the values solved,
+    // which KPvK reads instead of completing the file.
+    const Tablebase completed(reference());
+    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
+        const auto m = Material::parse(name);
+        const StoredTable copy = read_stored_table(exact_copy_path(dir, m));
+        EXPECT_FALSE(copy.exits_settled) << name;
+        EXPECT_TRUE(read_stored_table(table_path(dir, m)).exits_settled) << name;
+        EXPECT_TRUE(diff_tables(*copy.table, *completed.find(m)).identical()) << name;
+    }
 
     // A stop requested between tables stops before the next one.
     const JobResult none = run_job(make_plan(KPK, dir), options);
@@ -258,6 +269,8 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     EXPECT_TRUE(resumed);
     expect_same_files(dir);
     EXPECT_FALSE(fs::exists(elapsed));
+    for (const char* name : KPK_SET)  // the copies go once no table left reads them
+        EXPECT_FALSE(fs::exists(exact_copy_path(dir, Material::parse(name)))) << name;
     const std::string times = slurp(dir / "tbgen.times");
     const auto at = times.find("KPvK ");
     ASSERT_NE(at, std::string::npos) << times;
@@ -266,34 +279,6 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     double recorded = 0;
     line >> entries >> recorded;
     EXPECT_GE(recorded, 1000);
-}
-
-// Each sub-table a later table reads whole gets an exact copy beside its settled file, with the
-// values solved, which that table reads instead of completing the file; the copies go once no table
-// left reads them, and the files are those of a job without copies.
-TEST_F(JobsRunner, ExactCopiesOfTheSubTablesLastUntilTheTablesThatReadThemAreDone) {
-    const fs::path dir = base_ / "copies";
-    fs::create_directories(dir);
-    std::atomic<bool> stop{false};
-    JobOptions options = stopping_after_slice_12_of_kpvk(stop);
-    const JobResult first = run_job(make_plan(KPK, dir), options);
-    ASSERT_TRUE(first.interrupted);
-    const Tablebase completed(reference());
-    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
-        const auto m = Material::parse(name);
-        const StoredTable copy = read_stored_table(exact_copy_path(dir, m));
-        EXPECT_FALSE(copy.exits_settled) << name;
-        EXPECT_TRUE(read_stored_table(table_path(dir, m)).exits_settled) << name;
-        EXPECT_TRUE(diff_tables(*copy.table, *completed.find(m)).identical()) << name;
-    }
-    EXPECT_FALSE(fs::exists(exact_copy_path(dir, Material::parse("KPvK"))));
-
-    stop = false;
-    const JobResult second = run_job(make_plan(KPK, dir), options);
-    EXPECT_FALSE(second.interrupted);
-    expect_same_files(dir);
-    for (const char* name : KPK_SET)
-        EXPECT_FALSE(fs::exists(exact_copy_path(dir, Material::parse(name)))) << name;
 }
 
 TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {
