@@ -201,8 +201,12 @@ void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
         if (!complete.at(t.material))
             for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
     for (const PlannedTable& t : plan_.tables)
-        if (complete.at(t.material) && !read_later.contains(t.material))
-            remove_if_present(exact_copy_path(plan_.dir, t.material), options_.note);
+        if (complete.at(t.material) && !read_later.contains(t.material)) {
+            const auto copy = exact_copy_path(plan_.dir, t.material);
+            remove_if_present(copy, options_.note);
+            remove_if_present(copy.string() + ".tmp", options_.note);  // a write of it killed
+            remove_if_present(copy.string() + ".tmp.journal", options_.note);
+        }
 }
 
 bool JobRun::build(const PlannedTable& t) {
