@@ -3,7 +3,7 @@
 #
 # Builds tbgen of an older revision (default a51669a, the last solver before the one-byte-state
 # rewrite) from `git archive` into a scratch build directory (Release, kept for the next run), runs
-# it and the current build's tbgen (writing self-contained files) over the same set of tables into
+# it and the current build's tbgen (both writing self-contained files, when the old one can) over the same set of tables into
 # OUT/old and OUT/new, prints the time of each run, then compares every legal entry of both sides
 # to move of every table with tbdiff and lists which files are also byte-identical (cmp).
 #
@@ -125,9 +125,12 @@ run() {
     echo "$name solver: $(ls "$OUT/$name"/*.rtb | wc -l) tables in $(duration $((SECONDS - start)))" \
          "(log: $OUT/$name.out)"
 }
-run old "$OLD_TBGEN"
 # Self-contained files: the values are the same, and settled ones (format version 5) cost more to
-# load as sub-tables and to compare than the table costs to solve (docs/guide.md).
+# load as sub-tables and to compare than the table costs to solve (docs/guide.md). Also from the
+# old solver when it writes them (fdbd395 does, a51669a knows no other): the bytes then compare too.
+old_options=()
+if "$OLD_TBGEN" --help 2>/dev/null | grep -q -- --self-contained; then old_options=(--self-contained); fi
+run old "$OLD_TBGEN" "${old_options[@]}"
 run new "$BIN/tbgen" --self-contained
 
 start=$SECONDS
