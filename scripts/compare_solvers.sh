@@ -3,9 +3,10 @@
 #
 # Builds tbgen of an older revision (default a51669a, the last solver before the one-byte-state
 # rewrite) from `git archive` into a scratch build directory (Release, kept for the next run), runs
-# it and the current build's tbgen (both writing self-contained files, when the old one can) over the same set of tables into
-# OUT/old and OUT/new, prints the time of each run, then compares every legal entry of both sides
-# to move of every table with tbdiff and lists which files are also byte-identical (cmp).
+# it and the current build's tbgen (both writing self-contained files, when the old one can) over
+# the same set of tables into OUT/old and OUT/new, prints the time of each run, then compares every
+# legal entry of both sides to move of every table with tbdiff and lists which files are also
+# byte-identical (cmp).
 #
 # Usage: scripts/compare_solvers.sh [--rev REV] [--threads T] [--out DIR] [--bin DIR]
 #                                   [--old-build DIR] [--codec C] [--level N] [--subtables DIR]
