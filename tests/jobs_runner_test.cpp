@@ -106,6 +106,31 @@ TEST_F(JobsRunner, CompleteTablesAreSkipped) {
     EXPECT_NE(slurp(reference() / "tbgen.log").find("KPvK: complete, skipped"), std::string::npos);
 }
 
+// The estimate counts the completion of the sub-tables read from settled files (complete before the
+// job, without a current exact copy), not of those the job builds (read from their copies).
+TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
+    const Material kpk = Material::parse("KPvK"), kqk = Material::parse("KQvK");
+    const uint64_t every = memory_plan(kpk).completing;
+    ASSERT_GT(every, 0u);
+    EXPECT_EQ(make_plan(KPK, base_ / "none").memory(kpk).completing, 0u);  // all built by the job
+
+    const fs::path dir = base_ / "completed";
+    fs::create_directories(dir);
+    for (const char* name : KPK_SET)
+        if (std::string(name) != "KPvK")
+            fs::copy_file(table_path(reference(), Material::parse(name)),
+                          table_path(dir, Material::parse(name)));
+    JobPlan plan = make_plan(KPK, dir);
+    EXPECT_EQ(plan.completed_when_read.size(), 4u);
+    EXPECT_EQ(plan.memory(kpk).completing, every);
+    const Tablebase tables(dir);
+    write_table(*tables.find(kqk), exact_copy_path(dir, kqk), exact_copy_options());
+    plan = make_plan(KPK, dir);
+    EXPECT_FALSE(plan.completed_when_read.contains(kqk));
+    EXPECT_EQ(plan.completed_when_read.size(), 3u);
+    EXPECT_LE(plan.memory(kpk).completing, every);
+}
+
 TEST_F(JobsRunner, DamagedOrPartialFilesAreRebuilt) {
     const fs::path dir = base_ / "damaged";
     fs::create_directories(dir);

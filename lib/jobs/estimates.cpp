@@ -34,21 +34,30 @@ uint64_t subtables_bytes(const Material& m, Reached which, SideSet movers = BOTH
     return bytes;
 }
 
-// The most that completing one sub-table read whole holds besides it: the tables its exits reach from
-// the sides read, and a side's new values while they replace the old (probe/successors.hpp). The
-// promotions that capture nothing are read whole unless `promotions_in_part`. Kept once computed: a
-// plan asks again for every table of the job for every table (JobPlan::read_in_part).
-uint64_t completing_bytes(const Material& m, bool promotions_in_part) {
+// What completing sub-table `sub`, read for `sides` to move, holds besides it: the tables its exits
+// reach from those sides, and a side's new values while they replace the old
+// (probe/successors.hpp). Kept once computed: a plan asks again for every table of the job for every
+// table (JobPlan::read_in_part).
+uint64_t completion_bytes(const Material& sub, SideSet sides) {
     static std::mutex mutex;
-    static std::map<std::pair<Material, bool>, uint64_t> known;
+    static std::map<std::pair<Material, SideSet>, uint64_t> known;
     std::lock_guard lock(mutex);
-    const auto [it, first] = known.try_emplace({m, promotions_in_part}, 0);
-    if (!first) return it->second;
-    for (const auto& [sub, sides] : direct_subtable_sides(m))
-        if (!promotions_in_part || sub.total() < m.total())
-            it->second =
-                std::max(it->second, subtables_bytes(sub, Reached::All, sides) + table_memory_bytes(sub) / 2);
+    const auto [it, first] = known.try_emplace({sub, sides}, 0);
+    if (first) it->second = subtables_bytes(sub, Reached::All, sides) + table_memory_bytes(sub) / 2;
     return it->second;
+}
+
+// The most that completing one sub-table of m read whole holds besides it, of those
+// `completed_when_read` names (every one when empty). The promotions that capture nothing are read
+// whole unless `promotions_in_part`.
+uint64_t completing_bytes(const Material& m, bool promotions_in_part,
+                          const std::function<bool(const Material&)>& completed_when_read) {
+    uint64_t most = 0;
+    for (const auto& [sub, sides] : direct_subtable_sides(m))
+        if ((!promotions_in_part || sub.total() < m.total()) &&
+            (!completed_when_read || completed_when_read(sub)))
+            most = std::max(most, completion_bytes(sub, sides));
+    return most;
 }
 
 std::string bytes_text(const char* what, uint64_t bytes) {
@@ -64,7 +73,8 @@ uint64_t codec_bytes(const WriteOptions& write, int threads) {
     return uint64_t(threads) * codec_thread_bytes(write.codec, write.level, block_bytes);
 }
 
-MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs) {
+MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs,
+                       const std::function<bool(const Material&)>& completed_when_read) {
     MemoryPlan plan;
     plan.codecs = codecs;
     const uint64_t table = table_memory_bytes(m);
@@ -73,7 +83,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     // takes it.
     const uint64_t survey_bits = settles ? 2 * 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
     plan.captures = subtables_bytes(m, Reached::FewerMen);
-    plan.completing = completing_bytes(m, false);
+    plan.completing = completing_bytes(m, false, completed_when_read);
     if (!m.has_pawns()) {
         plan.state = table + survey_bits;
         plan.writing = table + survey_bits;
@@ -95,7 +105,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         plan.state = 2 * slice + (settled ? survey_bits : 0);
         plan.own = way.on_disk ? pushed : table;
         plan.promotions = way.in_part ? in_part : whole_promotions;
-        plan.completing = completing_bytes(m, way.in_part);
+        plan.completing = completing_bytes(m, way.in_part, completed_when_read);
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
         // order's sampled block still use once dropped (KRPvKR, 2 threads: 114 MiB measured, 109 estimated).
         plan.writing =

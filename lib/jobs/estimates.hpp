@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -40,8 +41,8 @@ struct MemoryPlan {
     uint64_t writing = 0;
     // While a sub-table whose file exits settle is read: the tables its exits reach from the sides
     // read, held until it is complete (Tablebase::load), and a side's new values; the most of any
-    // sub-table. Counted for every sub-table, since which files are settled is not known before the
-    // job.
+    // sub-table completed when read (by default every one: which files are settled is not known
+    // before the job; a job's own tables are read from their exact copies).
     uint64_t completing = 0;
     // The threads' compressors and decompressors (codec_thread_bytes in store/codec.hpp): zstd's live
     // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
@@ -67,9 +68,11 @@ struct MemoryPlan {
     std::string text() const;
 };
 // `settles`: whether a table written from memory settles values by exits (not --self-contained);
-// `codecs`: MemoryPlan::codecs.
+// `codecs`: MemoryPlan::codecs; `completed_when_read(sub)`: whether sub-table `sub` is completed as
+// it is read (a settled file without an exact copy; empty: every one).
 MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX,
-                       bool settles = true, uint64_t codecs = 0);
+                       bool settles = true, uint64_t codecs = 0,
+                       const std::function<bool(const Material&)>& completed_when_read = {});
 // MemoryPlan::codecs of a job of `threads` threads that writes with `write` (its blocks: 128 KiB of
 // codes, or block_entries of at most 2 bytes).
 uint64_t codec_bytes(const WriteOptions& write, int threads);

@@ -146,6 +146,7 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
         if (!t.complete) t.damaged_file = stamp;
         std::error_code ec;
         t.has_checkpoint = !t.complete && std::filesystem::exists(checkpoint_path(dir, m), ec);
+        if (t.complete && !exact_copy_current(dir, m)) plan.completed_when_read.insert(m);
         plan.tables.push_back(t);
     }
     return plan;

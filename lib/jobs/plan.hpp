@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +56,9 @@ struct JobPlan {
     // The job's threads' compressors and decompressors (MemoryPlan::codecs): the threads times
     // codec_thread_bytes of the codec the job writes.
     uint64_t codecs = 0;
+    // The complete tables without a current exact copy: a table that reads one whole completes it if
+    // its file is settled (MemoryPlan::completing). The job's own tables are read from their copies.
+    std::set<Material> completed_when_read;
 
     int to_build() const;
     // Index entries (both sides to move) of the tables still to build.
@@ -64,7 +68,8 @@ struct JobPlan {
     std::vector<std::pair<Material, uint64_t>> work() const;
     // How a table is solved within the cache, and what it holds.
     MemoryPlan memory(const Material& m) const {
-        return memory_plan(m, cache, memory_limit, settle_exits, codecs);
+        return memory_plan(m, cache, memory_limit, settle_exits, codecs,
+                           [this](const Material& sub) { return completed_when_read.contains(sub); });
     }
     // Whether a table still to build reads m in part (its promotions into m, memory_plan): m is then
     // written self-contained, as completing values settled by exits would cost a search per entry read.

@@ -102,16 +102,13 @@ SideSet sides_held(const Table& t) {
 
 namespace {
 
-// The values of `sides` from the exact copy of the file at `path`, or nullptr when there is no such
-// copy, when it is older than the file (left by an earlier solve) or when it does not read as a
-// self-contained table: the file itself is read then.
-std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& copy, const std::filesystem::path& path,
-                                       SideSet sides, const std::atomic<bool>* stop) {
-    std::error_code ec;
-    const auto copy_time = std::filesystem::last_write_time(copy, ec);
-    if (ec || copy_time < std::filesystem::last_write_time(path, ec) || ec) return nullptr;
+// The values of `sides` from the exact copy of m's file in dir, or nullptr when there is no current
+// copy or it does not read as a self-contained table: the file itself is read then.
+std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir, const Material& m, SideSet sides,
+                                       const std::atomic<bool>* stop) {
+    if (!exact_copy_current(dir, m)) return nullptr;
     try {
-        StoredTable stored = read_stored_table(copy, sides, stop);
+        StoredTable stored = read_stored_table(exact_copy_path(dir, m), sides, stop);
         if (stored.exits_settled || stored.dropped) return nullptr;
         return std::move(stored.table);
     } catch (const ReadStopped&) {
@@ -127,7 +124,7 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     const auto path = table_path(dir_, canonical);
     if (!std::filesystem::exists(path)) return nullptr;
     if (exact_copies_)
-        if (auto copy = read_exact_copy(exact_copy_path(dir_, canonical), path, sides, stop_)) return copy;
+        if (auto copy = read_exact_copy(dir_, canonical, sides, stop_)) return copy;
     // The shipping form's dropped side is rebuilt from the kept side's complete values.
     const std::optional<Color> dropped = TableReader(path, format::Metric::Dtm).header().dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
