@@ -98,10 +98,6 @@ SideSet sides_held(const Table& t) {
     return SideSet((t.has_side(WHITE) ? side_bit(WHITE) : 0) | (t.has_side(BLACK) ? side_bit(BLACK) : 0));
 }
 
-}  // namespace
-
-namespace {
-
 // The values of `sides` from the exact copy of m's file in dir, or nullptr when there is no current
 // copy or it does not read as a self-contained table: the file itself is read then.
 std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir, const Material& m, SideSet sides,
