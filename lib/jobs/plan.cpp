@@ -117,13 +117,25 @@ uint64_t JobPlan::peak_memory() const {
 }
 
 uint64_t JobPlan::disk_needed() const {
+    // The tables the tables still to build read, in part and at all: settles() and read_whole_later()
+    // for every table at once (each alone goes over the whole plan).
+    std::set<Material> read_in_part, read;
+    for (const auto& t : tables) {
+        if (t.complete) continue;
+        const bool in_part = memory(t.material).promotions_in_part;
+        for (const Material& sub : direct_subtables(t.material)) {
+            read.insert(sub);
+            if (in_part && sub.total() == t.material.total()) read_in_part.insert(sub);
+        }
+    }
     uint64_t files = 0, checkpoint = 0;
     for (const auto& t : tables) {
         if (t.complete) continue;
-        files += table_file_bytes_estimate(t.material);
-        if (settles(t.material) && read_whole_later(t.material))
-            files += exact_copy_bytes_estimate(t.material);
-        checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(t.material));
+        const Material& m = t.material;
+        files += table_file_bytes_estimate(m);
+        const bool settled = settle_exits && !memory(m).promotions_in_part && !read_in_part.contains(m);
+        if (settled && read.contains(m)) files += exact_copy_bytes_estimate(m);
+        checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m));
     }
     return files + 2 * checkpoint;
 }
