@@ -316,7 +316,6 @@ bool JobRun::build(const PlannedTable& t) {
     } catch (const ReadStopped&) {  // the exits read a sub-table's other side to move
         return stopped_writing();
     }
-    if (settle && plan_.read_whole_later(m)) write_exact_copy(*values_of(solved, m));
     const double write_seconds = seconds_since(write_start);
     remove_if_present(checkpoint, options_.note);
     remove_solve_files(checkpoint, options_.note);
@@ -329,9 +328,9 @@ bool JobRun::build(const PlannedTable& t) {
            file.string() + " written in " + format_duration(write_seconds) + " (" + format_bytes(bytes) +
            ")");
     // A table solved into its slice store is read back from its file, whole when it is verified.
-    solved.slices.reset();
     std::shared_ptr<const Table> table = std::move(solved.whole);
     if (options_.verify) {
+        solved.slices.reset();
         if (table)
             tables.add(table);
         else
@@ -357,6 +356,14 @@ bool JobRun::build(const PlannedTable& t) {
         }
         report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
     }
+    // After the verification, which reads the file itself.
+    if (settle && plan_.read_whole_later(m)) {
+        if (table)
+            write_exact_copy(TableInMemory(*table));
+        else
+            write_exact_copy(*values_of(solved, m));
+    }
+    solved.slices.reset();
     std::optional<TableStatistics> statistics;
     if (options_.statistics_of.contains(m)) {
         table_line(m.name() + ": counting its statistics");
