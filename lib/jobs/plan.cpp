@@ -93,22 +93,17 @@ std::optional<Material> JobPlan::peak_memory_table() const {
     return best;
 }
 
-bool JobPlan::read_in_part(const Material& m) const {
+JobPlan::Readings JobPlan::readings() const {
+    Readings r;
     for (const auto& t : tables) {
-        if (t.complete || t.material.total() != m.total() || !memory(t.material).promotions_in_part) continue;
-        for (const Material& sub : direct_subtables(t.material))
-            if (sub == m) return true;
+        if (t.complete) continue;
+        const bool in_part = memory(t.material).promotions_in_part;
+        for (const Material& sub : direct_subtables(t.material)) {
+            r.any.insert(sub);
+            if (in_part && sub.total() == t.material.total()) r.in_part.insert(sub);
+        }
     }
-    return false;
-}
-
-bool JobPlan::read_whole_later(const Material& m) const {
-    for (const auto& t : tables) {
-        if (t.complete || t.material == m) continue;
-        for (const Material& sub : direct_subtables(t.material))
-            if (sub == m) return true;
-    }
-    return false;
+    return r;
 }
 
 uint64_t JobPlan::peak_memory() const {
@@ -117,24 +112,14 @@ uint64_t JobPlan::peak_memory() const {
 }
 
 uint64_t JobPlan::disk_needed() const {
-    // The tables the tables still to build read, in part and at all: settles() and read_whole_later()
-    // for every table at once (each alone goes over the whole plan).
-    std::set<Material> read_in_part, read;
-    for (const auto& t : tables) {
-        if (t.complete) continue;
-        const bool in_part = memory(t.material).promotions_in_part;
-        for (const Material& sub : direct_subtables(t.material)) {
-            read.insert(sub);
-            if (in_part && sub.total() == t.material.total()) read_in_part.insert(sub);
-        }
-    }
+    const Readings read = readings();  // once for every table: each call goes over the whole plan
     uint64_t files = 0, checkpoint = 0;
     for (const auto& t : tables) {
         if (t.complete) continue;
         const Material& m = t.material;
         files += table_file_bytes_estimate(m);
-        const bool settled = settle_exits && !memory(m).promotions_in_part && !read_in_part.contains(m);
-        if (settled && read.contains(m)) files += exact_copy_bytes_estimate(m);
+        if (settles(m, read.in_part.contains(m)) && read.any.contains(m))
+            files += exact_copy_bytes_estimate(m);
         checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m));
     }
     return files + 2 * checkpoint;

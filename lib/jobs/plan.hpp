@@ -71,17 +71,24 @@ struct JobPlan {
         return memory_plan(m, cache, memory_limit, settle_exits, codecs,
                            [this](const Material& sub) { return completed_when_read.contains(sub); });
     }
-    // Whether a table still to build reads m in part (its promotions into m, memory_plan): m is then
-    // written self-contained, as completing values settled by exits would cost a search per entry read.
-    bool read_in_part(const Material& m) const;
+    // What the tables still to build read: in part (their promotions into a table of as many men,
+    // when memory_plan reads them so) and at all.
+    struct Readings {
+        std::set<Material> in_part, any;
+    };
+    Readings readings() const;
+    // Whether a table still to build reads m in part: m is then written self-contained, as completing
+    // values settled by exits would cost a search per entry read.
+    bool read_in_part(const Material& m) const { return readings().in_part.contains(m); }
+    // Whether a table still to build reads m: a settled m then gets an exact copy
+    // (store/table_file.hpp) for as long as such a table is left.
+    bool read_whole_later(const Material& m) const { return readings().any.contains(m); }
     // Whether m's file settles values by exits: unless the job writes self-contained files, m reads
     // its promotions in part or a table reads m in part.
-    bool settles(const Material& m) const {
-        return settle_exits && !memory(m).promotions_in_part && !read_in_part(m);
+    bool settles(const Material& m) const { return settles(m, read_in_part(m)); }
+    bool settles(const Material& m, bool read_in_part) const {
+        return settle_exits && !memory(m).promotions_in_part && !read_in_part;
     }
-    // Whether a table still to build other than m reads m whole: a settled m then gets an exact copy
-    // (store/table_file.hpp) for as long as such a table is left.
-    bool read_whole_later(const Material& m) const;
     // Peak bytes in memory over the tables still to build (each solved with only its direct
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;

@@ -273,7 +273,7 @@ bool JobRun::build(const PlannedTable& t) {
     solve_options.promotions_in_part = memory.promotions_in_part;
     // A table read in part by a later one is written self-contained, its pawns' entries together.
     const bool read_in_part = plan_.read_in_part(m);
-    const bool settle = options_.write.settle_exits && plan_.settles(m);
+    const bool settle = options_.write.settle_exits && plan_.settles(m, read_in_part);
     solve_options.survey_exits = settle && !memory.slices_on_disk;
     const auto stopped_solving = [&](const std::string& where) {
         result_.interrupted = true;

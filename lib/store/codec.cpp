@@ -34,10 +34,6 @@ struct ByteSink {
     }
 };
 
-// An xz compressor for Boost.Iostreams symmetric filters, told the input size in advance. Boost's
-// own lzma_compressor takes only a level, so it sizes its match finder for megabytes of input: per
-// 64 KiB block that costs 3-5 times the time (tens of MiB of tables set up and cleared) and makes
-// the xz decoder allocate an 8 MiB dictionary. The same stream format.
 // xz's preset `level` with its dictionary no larger than the input.
 lzma_options_lzma xz_options(int level, size_t input_size) {
     lzma_options_lzma options;
@@ -47,6 +43,10 @@ lzma_options_lzma xz_options(int level, size_t input_size) {
     return options;
 }
 
+// An xz compressor for Boost.Iostreams symmetric filters, told the input size in advance. Boost's
+// own lzma_compressor takes only a level, so it sizes its match finder for megabytes of input: per
+// 64 KiB block that costs 3-5 times the time (tens of MiB of tables set up and cleared) and makes
+// the xz decoder allocate an 8 MiB dictionary. The same stream format.
 class XzCompressorImpl {
 public:
     using char_type = char;
