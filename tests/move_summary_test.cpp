@@ -1,5 +1,5 @@
-// summarize_legal_moves, the solver's first-pass shortcut, and generate_legal_exits against the full
-// list of generate_legal_moves over random positions, as perft checks the list itself.
+// summarize_legal_moves, the solver's first-pass shortcut, and the generators of part of the moves
+// against the full list of generate_legal_moves over random positions, as perft checks the list itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -79,19 +79,34 @@ TEST_P(MoveSummaryTest, MatchesTheClassifiedMoveList) {
     EXPECT_LT(summarized, count);
 }
 
-TEST_P(MoveSummaryTest, ExitsAreTheCapturesAndPromotionsOfTheMoveList) {
+// The generators of part of the moves list exactly that part of generate_legal_moves's list, in its
+// order: the exits (captures and promotions), and the captures and pawn moves.
+TEST_P(MoveSummaryTest, PartialGeneratorsListTheirPartOfTheMoveList) {
     const Material m = Material::parse(GetParam());
-    int with_exits = 0;
-    for (const Position& pos : sample_positions(m, 3000, EnPassant::Included)) {
-        MoveList all, exits, expected;
-        generate_legal_moves(pos, all);
-        for (const Move& move : all)
-            if (move.capture || move.promotion != NO_PIECE_TYPE) expected.push(move);
-        generate_legal_exits(pos, exits);
-        ASSERT_EQ(described(exits), described(expected)) << pos.fen();
-        with_exits += exits.size > 0;
+    const struct {
+        void (*generate)(const Position&, MoveList&);
+        bool (*belongs)(const Position&, const Move&);
+    } parts[] = {
+        {generate_legal_exits,
+         [](const Position&, const Move& move) { return move.capture || move.promotion != NO_PIECE_TYPE; }},
+        {generate_legal_captures_and_pawn_moves,
+         [](const Position& pos, const Move& move) {
+             return move.capture || pos.type_on(move.from) == PAWN;
+         }},
+    };
+    for (const auto& part : parts) {
+        int listed = 0;
+        for (const Position& pos : sample_positions(m, 3000, EnPassant::Included)) {
+            MoveList all, generated, expected;
+            generate_legal_moves(pos, all);
+            for (const Move& move : all)
+                if (part.belongs(pos, move)) expected.push(move);
+            part.generate(pos, generated);
+            ASSERT_EQ(described(generated), described(expected)) << pos.fen();
+            listed += generated.size > 0;
+        }
+        EXPECT_GT(listed, 100);  // the comparison was not between empty lists only
     }
-    EXPECT_GT(with_exits, 100);  // the comparison was not between empty lists only
 }
 
 INSTANTIATE_TEST_SUITE_P(FastPath, MoveSummaryTest,

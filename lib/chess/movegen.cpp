@@ -28,14 +28,16 @@ void add_pawn_move(MoveList& list, Square from, Square to, bool capture) {
     }
 }
 
-// Every move, or only the exits: captures (en passant aside) and promotions.
-enum class Moves { All, Exits };
+// Every move; the exits: captures (en passant aside) and promotions; or the captures and every
+// pawn move.
+enum class Moves { All, Exits, CapturesAndPawnMoves };
 
 template <Moves kind>
 void generate_pseudo_legal(const Position& pos, MoveList& list) {
     const Color us = pos.side_to_move();
     const Bitboard own = pos.pieces(us), enemy = pos.pieces(~us), occupied = pos.occupied();
     const Bitboard destinations = kind == Moves::All ? ~own : enemy;
+    constexpr bool every_pawn_move = kind != Moves::Exits;
     for (int type = KING; type < PAWN; ++type)
         for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
             const Square from = pop_lsb(b);
@@ -49,15 +51,15 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
         const Square from = pop_lsb(b);
         const Square one = from + push;
         const bool promotes = relative_rank(us, from) == 6;
-        if (!(occupied & square_bb(one)) && (kind == Moves::All || promotes)) {
+        if (!(occupied & square_bb(one)) && (every_pawn_move || promotes)) {
             add_pawn_move(list, from, one, false);
             const Square two = one + push;
-            if (kind == Moves::All && relative_rank(us, from) == 1 && !(occupied & square_bb(two)))
+            if (every_pawn_move && relative_rank(us, from) == 1 && !(occupied & square_bb(two)))
                 list.push({from, two});
         }
         for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(list, from, pop_lsb(t), true);
         const Square ep = pos.ep_square();
-        if (kind == Moves::All && ep != NO_SQUARE && (pawn_attacks(us, from) & square_bb(ep)))
+        if (every_pawn_move && ep != NO_SQUARE && (pawn_attacks(us, from) & square_bb(ep)))
             list.push({from, ep, NO_PIECE_TYPE, false, true});
     }
 }
@@ -124,6 +126,12 @@ void generate_legal_moves(const Position& pos, MoveList& list) {
 void generate_legal_exits(const Position& pos, MoveList& list) {
     const int first = list.size;
     generate_pseudo_legal<Moves::Exits>(pos, list);
+    keep_legal(pos, list, first);
+}
+
+void generate_legal_captures_and_pawn_moves(const Position& pos, MoveList& list) {
+    const int first = list.size;
+    generate_pseudo_legal<Moves::CapturesAndPawnMoves>(pos, list);
     keep_legal(pos, list, first);
 }
 

@@ -12,6 +12,10 @@ void generate_legal_moves(const Position& pos, MoveList& list);
 // positions of an index never allow), in the order generate_legal_moves lists them.
 void generate_legal_exits(const Position& pos, MoveList& list);
 
+// Appends the legal captures and pawn moves (all of them: the moves that leave a slice of a pawn
+// table), in the order generate_legal_moves lists them.
+void generate_legal_captures_and_pawn_moves(const Position& pos, MoveList& list);
+
 // The legal moves in summary, for callers that only need to count most of them: the quiet moves of
 // pieces other than the king are counted; the king's quiet moves and the moves that leave a pawn
 // slice (captures, promotions and pawn pushes) are listed.

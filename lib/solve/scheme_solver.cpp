@@ -241,6 +241,20 @@ private:
         return exits_.value_after(e.pos, e.placement, m, e.index);
     }
 
+    // The legal moves that leave the scheme: captures and pawn moves. Most positions have none,
+    // which is told without a move list: no pawn, and no man attacking one of the other side's.
+    static MoveList leaving_moves(const Position& pos) {
+        MoveList moves;
+        const Color us = pos.side_to_move();
+        const Bitboard occupied = pos.occupied(), theirs = pos.pieces(~us);
+        bool may_leave = pos.pieces(us, PAWN) != 0;
+        for (int t = KING; t < PAWN && !may_leave; ++t)
+            for (Bitboard b = pos.pieces(us, PieceType(t)); b && !may_leave;)
+                may_leave = piece_attacks(PieceType(t), pop_lsb(b), occupied) & theirs;
+        if (may_leave) generate_legal_captures_and_pawn_moves(pos, moves);
+        return moves;
+    }
+
     // Folds the value of one move that leaves the table into a win bound or a never-lost mark.
     static void fold_exit(Dtm reached, int& best_win, bool& drawn) {
         if (is_loss(reached))
@@ -439,8 +453,7 @@ private:
             par::parallel_for(tbb::blocked_range<uint64_t>(0, scheme().size(), GRAIN), [&](const auto& r) {
                 for_each_code(codes, r.begin(), r.end(), FAR_WIN, FAR_LOSS, [&](uint64_t i) {
                     const Entry e = load_entry(side, i);
-                    MoveList moves;
-                    generate_legal_moves(e.pos, moves);
+                    const MoveList moves = leaving_moves(e.pos);
                     const int ply = codes[i] == FAR_LOSS ? longest_exit_wins(e, moves).longest + 1
                                                          : fold_exits(e, moves).best_win;
                     assert(ply >= n && ply < NO_WIN);
@@ -541,9 +554,7 @@ private:
         assert(before > 0 && undecided(before));
         if (before != 1) return;
         const Entry e = load_entry(side, p);
-        MoveList moves;
-        generate_legal_moves(e.pos, moves);
-        const ExitWins wins = longest_exit_wins(e, moves);
+        const ExitWins wins = longest_exit_wins(e, leaving_moves(e.pos));
         const int loss = std::max<int>(n, wins.longest) + 1;
         store(code, decided(loss, n));
         if (wins.settle(loss)) mark_settled_in_sweep(side, p, true);
