@@ -18,6 +18,7 @@ using Symmetry = int;
 constexpr Symmetry IDENTITY = 0;
 constexpr Symmetry MIRROR_FILE = 2;
 constexpr Symmetry TRANSPOSE = 1;
+constexpr Symmetry ANTI_TRANSPOSE = 7;  // about the a8-h1 diagonal: transpose, mirror file and rank
 constexpr int SYMMETRY_COUNT = 8;
 
 struct KingPairs {

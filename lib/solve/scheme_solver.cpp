@@ -390,16 +390,38 @@ private:
     // to tell (both kings on the diagonal, or a king move re-oriented onto the same king pair).
     int quick_quiet_count(const Entry& e, const MoveSummary& moves) const {
         if (e.diagonal) return -1;
+        const int quiet = moves.quiet_piece_moves + moves.king_moves.size;
+        // A king move meets another quiet move's entry only through a symmetry that fixes the other
+        // king: in a pawnless table, the transpose or anti-transpose with that king on its diagonal.
+        const Square other = e.pos.king(~e.pos.side_to_move());
+        if (scheme().has_pawns() || moves.king_moves.size == 0) return quiet;
+        const Symmetry fixing = file_of(other) == rank_of(other)       ? TRANSPOSE
+                                : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
+                                                                       : IDENTITY;
+        if (fixing == IDENTITY) return quiet;
         for (const Move& m : moves.king_moves)
             if (scheme().king_move_returns_to_pair(e.placement, e.slot_on(m.from, 2), m.to)) return -1;
-        // Two king moves meet only through a symmetry that fixes the other king: the transpose or
-        // anti-transpose, with that king on their diagonal.
-        const Square other = e.pos.king(~e.pos.side_to_move());
-        if (file_of(other) != rank_of(other) && file_of(other) != 7 - rank_of(other))
-            return moves.quiet_piece_moves + moves.king_moves.size;
-        IndexList kings;
-        for (const Move& m : moves.king_moves) add_moved(kings, e, m.from, m.to);
-        return moves.quiet_piece_moves + kings.size;
+        return quiet - king_moves_met(e.pos, moves.king_moves, fixing);
+    }
+
+    // How many of the king's quiet moves reach the entry of another of them: none unless symmetry s
+    // maps every other man onto a like man; then each pair of targets that s swaps counts once.
+    static int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) {
+        const Bitboard occupied = pos.occupied();
+        for (Bitboard men = occupied & ~square_bb(king_moves.moves[0].from); men;) {
+            const Square x = pop_lsb(men), y = apply_symmetry(s, x);
+            if (!(occupied & square_bb(y)) || pos.type_on(y) != pos.type_on(x) ||
+                pos.color_on(y) != pos.color_on(x))
+                return 0;
+        }
+        Bitboard targets = 0;
+        for (const Move& m : king_moves) targets |= square_bb(m.to);
+        int swapped = 0;  // targets whose image is another target
+        for (Bitboard t = targets; t;) {
+            const Square x = pop_lsb(t), y = apply_symmetry(s, x);
+            swapped += y != x && (targets & square_bb(y));
+        }
+        return swapped / 2;
     }
 
     // Generates the moves one by one into moves.exits; returns the number of distinct entries the
