@@ -191,8 +191,9 @@ uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low,
 }
 
 uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmetry second) const {
-    Placement q;
-    for (int s = 0; s < men_; ++s) q.square[s] = SYMMETRY.sq[second][SYMMETRY.sq[first][p.square[s]]];
+    Placement q = p;  // most placements need no symmetry
+    if (first != IDENTITY || second != IDENTITY)
+        for (int s = 0; s < men_; ++s) q.square[s] = SYMMETRY.sq[second][SYMMETRY.sq[first][p.square[s]]];
     const Square wk = q.square[0], bk = q.square[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     uint64_t idx = uint64_t(kings_->number[wk][bk]);
