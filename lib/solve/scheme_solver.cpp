@@ -241,17 +241,21 @@ private:
         return exits_.value_after(e.pos, e.placement, m, e.index);
     }
 
-    // The legal moves that leave the scheme: captures and pawn moves. Most positions have none,
-    // which is told without a move list: no pawn, and no man attacking one of the other side's.
+    // Whether a move of the side to move may leave the scheme: it has a pawn, or one of its men
+    // attacks one of the other side's. Most positions have neither.
+    static bool may_leave(const Position& pos) {
+        const Color us = pos.side_to_move();
+        if (pos.pieces(us, PAWN)) return true;
+        const Bitboard occupied = pos.occupied(), theirs = pos.pieces(~us);
+        for (int t = KING; t < PAWN; ++t)
+            for (Bitboard b = pos.pieces(us, PieceType(t)); b;)
+                if (piece_attacks(PieceType(t), pop_lsb(b), occupied) & theirs) return true;
+        return false;
+    }
+    // The legal moves that leave the scheme: captures and pawn moves (none listed when none may).
     static MoveList leaving_moves(const Position& pos) {
         MoveList moves;
-        const Color us = pos.side_to_move();
-        const Bitboard occupied = pos.occupied(), theirs = pos.pieces(~us);
-        bool may_leave = pos.pieces(us, PAWN) != 0;
-        for (int t = KING; t < PAWN && !may_leave; ++t)
-            for (Bitboard b = pos.pieces(us, PieceType(t)); b && !may_leave;)
-                may_leave = piece_attacks(PieceType(t), pop_lsb(b), occupied) & theirs;
-        if (may_leave) generate_legal_captures_and_pawn_moves(pos, moves);
+        if (may_leave(pos)) generate_legal_captures_and_pawn_moves(pos, moves);
         return moves;
     }
 
@@ -393,8 +397,8 @@ private:
         const int quiet = moves.quiet_piece_moves + moves.king_moves.size;
         // A king move meets another quiet move's entry only through a symmetry that fixes the other
         // king: in a pawnless table, the transpose or anti-transpose with that king on its diagonal.
-        const Square other = e.pos.king(~e.pos.side_to_move());
         if (scheme().has_pawns() || moves.king_moves.size == 0) return quiet;
+        const Square other = e.pos.king(~e.pos.side_to_move());
         const Symmetry fixing = file_of(other) == rank_of(other)       ? TRANSPOSE
                                 : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
                                                                        : IDENTITY;
