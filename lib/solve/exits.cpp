@@ -76,16 +76,18 @@ Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& 
     return other_moves && better(reached, best) ? reached : best;
 }
 
-Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const {
-    const Square victim_square = m.en_passant ? m.to - pawn_push(side) : (m.capture ? m.to : NO_SQUARE);
+const ExitProbe::Route* ExitProbe::route_of(const Placement& p, Color side, const Move& m,
+                                            Square& victim_square) const {
+    victim_square = m.en_passant ? m.to - pawn_push(side) : (m.capture ? m.to : NO_SQUARE);
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
-    if (victim == NONE && m.promotion == NO_PIECE_TYPE) return pushed_value(p, side, m, index);
-    const Route& route =
-        routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
-    if (route.in_part) return promoted_value(p, side, m, index);
-    if (!route.table) return DTM_DRAW;  // bare kings
+    if (victim == NONE && m.promotion == NO_PIECE_TYPE) return nullptr;
+    return &routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
+}
+
+std::pair<Color, uint64_t> ExitProbe::entry_reached(const Route& route, const Placement& p, Color side,
+                                                    const Move& m, Square victim_square) const {
     Placement sub;
     auto next = route.first_slot;  // the next free slot of each (colour, type) in the table reached
     for (int s = 0; s < scheme_.men(); ++s) {
@@ -100,8 +102,25 @@ Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, 
         sub.square[size_t(next[size_t(color * PIECE_TYPE_COUNT + piece.type)]++)] =
             route.flip ? flip_rank(sq) : sq;
     }
-    const Color to_move = route.flip ? side : ~side;
-    return route.table->value(to_move, route.table->scheme.encode(sub));
+    return {route.flip ? side : ~side, route.table->scheme.encode(sub)};
+}
+
+Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const {
+    Square victim_square;
+    const Route* route = route_of(p, side, m, victim_square);
+    if (!route) return pushed_value(p, side, m, index);
+    if (route->in_part) return promoted_value(p, side, m, index);
+    if (!route->table) return DTM_DRAW;  // bare kings
+    const auto [to_move, reached] = entry_reached(*route, p, side, m, victim_square);
+    return route->table->value(to_move, reached);
+}
+
+void ExitProbe::prefetch(Color side, const Placement& p, const Move& m) const {
+    Square victim_square;
+    const Route* route = route_of(p, side, m, victim_square);
+    if (!route || route->in_part || !route->table) return;
+    const auto [to_move, reached] = entry_reached(*route, p, side, m, victim_square);
+    route->table->prefetch(to_move, reached);
 }
 
 Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "chess/move.hpp"
@@ -34,6 +35,10 @@ public:
     // index is needed for pushes (scheme is then a slice) and promotions read in part.
     Dtm value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index = NO_INDEX) const;
     static constexpr uint64_t NO_INDEX = ~uint64_t(0);
+    // Asks for the entry that m (a capture or promotion by the side to move in placement p) reaches
+    // in a sub-table, ahead of its value_after: a promotion's table is as large as the table solved,
+    // and reached at random.
+    void prefetch(Color side, const Placement& p, const Move& m) const;
 
 private:
     static constexpr int NONE = 6;  // no capture / no promotion, in the route key
@@ -45,6 +50,11 @@ private:
     };
     static int key(Color side, int victim, int promotion) { return (side * 7 + victim) * 7 + promotion; }
     static void set_slots(Route& route, const IndexScheme& scheme);
+    // The square of the man m captures (NO_SQUARE if none) and the route of m: nullptr for a push.
+    const Route* route_of(const Placement& p, Color side, const Move& m, Square& victim_square) const;
+    // The entry of route.table that m reaches, and its side to move.
+    std::pair<Color, uint64_t> entry_reached(const Route& route, const Placement& p, Color side,
+                                             const Move& m, Square victim_square) const;
     // The value of the entry m reaches, for the opponent of `side`, en passant aside.
     Dtm entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const;
     // The value of a promotion read in part, from entry `index` (placement p).
