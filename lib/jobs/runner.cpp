@@ -10,6 +10,7 @@
 
 #include "index/dependencies.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/heap.hpp"
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/resident.hpp"
@@ -231,6 +232,7 @@ bool JobRun::build(const PlannedTable& t) {
 
     auto table_start = ActiveClock::now();
     progress_.table_started(m);
+    hand_back_free_heap();  // what earlier tables left in the heap is not this table's
     ResidentPeak peak_of_table;
     Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
     tables.stop_reading_when(options_.stop);
