@@ -86,6 +86,10 @@ public:
         const uint64_t block = size_ / pair_radix_, pairs = uint64_t(kings_->count);
         return (uint64_t(image) * pairs + idx / block % pairs) * block + idx % block;
     }
+    // In a slice: the image whose pawns entry idx holds (0: slice_config(), 1: its mirror image).
+    int image_of_entry(uint64_t idx) const {
+        return int(idx / (size_ / pair_radix_) / uint64_t(kings_->count));
+    }
 
     // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
     // men or the non-canonical twin of another entry.

@@ -41,6 +41,7 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, PushT
                 set_slots(route, table->scheme);
                 keep_.push_back(std::move(table));
             }
+    set_push_routes();
 }
 
 void ExitProbe::set_slots(Route& route, const IndexScheme& scheme) {
@@ -108,8 +109,8 @@ std::pair<Color, uint64_t> ExitProbe::entry_reached(const Route& route, const Pl
 Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const {
     Square victim_square;
     const Route* route = route_of(p, side, m, victim_square);
-    if (!route) return pushed_value(p, side, m, index);
-    if (route->in_part) return promoted_value(p, side, m, index);
+    if (!route) return pushed_value(side, m, index);
+    if (route->in_part) return promoted_value(side, m, index);
     if (!route->table) return DTM_DRAW;  // bare kings
     const auto [to_move, reached] = entry_reached(*route, p, side, m, victim_square);
     return route->table->value(to_move, reached);
@@ -123,32 +124,43 @@ void ExitProbe::prefetch(Color side, const Placement& p, const Move& m) const {
     route->table->prefetch(to_move, reached);
 }
 
-Dtm ExitProbe::promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
+Dtm ExitProbe::promoted_value(Color side, const Move& m, uint64_t index) const {
     assert(index != NO_INDEX);
     // The arrays are by the pawn's square in the slice's first image.
-    const Square from = pawns_of(p) == scheme_.slice_config() ? m.from : apply_symmetry(MIRROR_FILE, m.from);
+    const Square from = scheme_.image_of_entry(index) == 0 ? m.from : apply_symmetry(MIRROR_FILE, m.from);
     const PromotedValues* values = promotions_.find(side, from, m.promotion);
     assert(values && "a promotion not read");
     if (!values) std::abort();
     return values->values->value(side, index);
 }
 
-Dtm ExitProbe::pushed_value(const Placement& p, Color side, const Move& m, uint64_t index) const {
+Dtm ExitProbe::pushed_value(Color side, const Move& m, uint64_t index) const {
     assert(index != NO_INDEX && scheme_.is_slice());
-    const PawnConfig pawns = pawns_of(p, m.from, m.to), name = canonical_mirror(pawns);
-    for (const auto& slice : pushes_)
-        if (slice->scheme.slice_config() == name)
-            return slice->value(~side, slice->scheme.with_image(index, pawns == name ? 0 : 1));
-    assert(false && "a push into a slice not read");
-    std::abort();
+    const PushRoute& route = push_routes_[push_key(scheme_.image_of_entry(index), m.from, m.to)];
+    assert(route.slice && "a push into a slice not read");
+    if (!route.slice) std::abort();
+    return route.slice->value(~side, route.slice->scheme.with_image(index, route.image));
 }
 
-PawnConfig ExitProbe::pawns_of(const Placement& p, Square from, Square to) const {
-    PawnConfig pawns;
-    for (int s = 2; s < scheme_.men(); ++s)
-        if (const Piece piece = scheme_.piece_of_slot(s); piece.type == PAWN)
-            pawns.pawns[piece.color] |= square_bb(p.square[s] == from ? to : p.square[s]);
-    return pawns;
+void ExitProbe::set_push_routes() {
+    if (!scheme_.is_slice()) return;
+    const PawnConfig images[] = {scheme_.slice_config(), mirrored(scheme_.slice_config())};
+    for (int image = 0; image < 2; ++image)
+        for (Color c : {WHITE, BLACK})
+            for (Bitboard b = images[image].pawns[c]; b;) {
+                const Square from = pop_lsb(b);
+                for (int steps = 1; steps <= 2; ++steps) {
+                    const int to = int(from) + steps * int(pawn_push(c));
+                    if (to < 0 || to >= 64) continue;
+                    PawnConfig pushed = images[image];
+                    pushed.pawns[c] ^= square_bb(from) | square_bb(Square(to));
+                    const PawnConfig name = canonical_mirror(pushed);
+                    for (const auto& slice : pushes_)
+                        if (slice->scheme.slice_config() == name)
+                            push_routes_[push_key(image, from, Square(to))] = {slice.get(),
+                                                                               pushed == name ? 0 : 1};
+                }
+            }
 }
 
 }  // namespace retro

@@ -57,19 +57,29 @@ private:
                                              const Move& m, Square victim_square) const;
     // The value of the entry m reaches, for the opponent of `side`, en passant aside.
     Dtm entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const;
-    // The value of a promotion read in part, from entry `index` (placement p).
-    Dtm promoted_value(const Placement& p, Color side, const Move& m, uint64_t index) const;
-    // The value of a push from entry `index` (canonical placement p) of a slice: the entry of the
-    // slice reached with the same kings and pieces, a step from `index`.
-    Dtm pushed_value(const Placement& p, Color side, const Move& m, uint64_t index) const;
-    // The pawns of placement p, the pawn on `from` (if any) moved to `to`.
-    PawnConfig pawns_of(const Placement& p, Square from = NO_SQUARE, Square to = NO_SQUARE) const;
+    // The value of a promotion read in part, from entry `index`.
+    Dtm promoted_value(Color side, const Move& m, uint64_t index) const;
+    // The value of a push from entry `index` of a slice: the entry of the slice reached with the
+    // same kings and pieces, a step from `index`.
+    Dtm pushed_value(Color side, const Move& m, uint64_t index) const;
+    // Where the pushes of a slice lead, by the pushing entry's image, the pawn's square (whose
+    // colour the image tells) and the push, single or double: the slice reached and the image its
+    // pawns fall in. Looked up for every push the solver reads, so set once instead of searched.
+    struct PushRoute {
+        const Table* slice = nullptr;
+        int image = 0;
+    };
+    static size_t push_key(int image, Square from, Square to) {
+        return (size_t(image) * 64 + size_t(from)) * 2 + (to - from == 16 || from - to == 16);
+    }
+    void set_push_routes();
 
     const IndexScheme& scheme_;
     PushTargets pushes_;
     PromotionTargets promotions_;
     std::vector<std::shared_ptr<const Table>> keep_;
     std::array<Route, 2 * 7 * 7> routes_{};
+    std::array<PushRoute, 2 * 64 * 2> push_routes_{};
 };
 
 }  // namespace retro
