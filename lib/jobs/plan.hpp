@@ -56,8 +56,9 @@ struct JobPlan {
     // The job's threads' compressors and decompressors (MemoryPlan::codecs): the threads times
     // codec_thread_bytes of the codec the job writes.
     uint64_t codecs = 0;
-    // The complete tables without a current exact copy: a table that reads one whole completes it if
-    // its file is settled (MemoryPlan::completing). The job's own tables are read from their copies.
+    // The complete tables without a current exact copy whose files settle values by exits or drop a
+    // side: a table that reads one whole completes it (MemoryPlan::completing). The job's own tables
+    // are read from their copies; self-contained files need no completion.
     std::set<Material> completed_when_read;
 
     int to_build() const;

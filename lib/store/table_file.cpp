@@ -556,4 +556,9 @@ bool table_file_valid(const std::filesystem::path& path) {
     }
 }
 
+bool table_file_needs_subtables(const std::filesystem::path& path) {
+    const TableReader reader(path, Metric::Dtm);
+    return reader.header().exits_settled() || reader.header().dropped.has_value();
+}
+
 }  // namespace retro

@@ -126,6 +126,9 @@ StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides =
 // True when the file exists, its header passes every check and every block its CRC (used to skip
 // finished work; reads the whole file but decompresses nothing).
 bool table_file_valid(const std::filesystem::path& path);
+// Whether the values of a valid table file are complete only with its sub-tables beside it: it settles
+// values by exits or drops a side to move, and a reader completes it when it reads it whole.
+bool table_file_needs_subtables(const std::filesystem::path& path);
 
 // The WDL bitbase of a solved table: win/draw/loss for the side to move, written like write_table
 // but always with both sides (options.keep is ignored).
