@@ -46,7 +46,7 @@ struct MemoryPlan {
     uint64_t completing = 0;
     // The threads' compressors and decompressors (codec_thread_bytes in store/codec.hpp): zstd's live
     // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
-    // 8.8 MiB, 64 threads: 282 MiB; 5.9 and 189 MiB for self-contained files).
+    // 8.7 MiB, 64 threads: 278 MiB; 5.9 and 189 MiB for self-contained files).
     uint64_t codecs = 0;
 
     // A pawn's slice either pushes (the slices reached read back) or promotes (its part of the
