@@ -149,9 +149,9 @@ void ExitProbe::set_push_routes() {
         for (Color c : {WHITE, BLACK})
             for (Bitboard b = images[image].pawns[c]; b;) {
                 const Square from = pop_lsb(b);
-                for (int steps = 1; steps <= 2; ++steps) {
+                const int steps_allowed = relative_rank(c, from) == 1 ? 2 : 1;  // a double push from home
+                for (int steps = 1; steps <= steps_allowed; ++steps) {
                     const int to = int(from) + steps * int(pawn_push(c));
-                    if (to < 0 || to >= 64) continue;
                     PawnConfig pushed = images[image];
                     pushed.pawns[c] ^= square_bb(from) | square_bb(Square(to));
                     const PawnConfig name = canonical_mirror(pushed);

@@ -232,8 +232,8 @@ private:
 
     // Whether m leaves the table: a capture or a promotion, the exits a file's reader searches
     // (solve/exit_settled.hpp).
-    static bool leaves_table(const Move& m) { return m.capture || m.promotion != NO_PIECE_TYPE; }
     static bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
+    static bool leaves_table(const Move& m) { return m.capture || promotes(m); }
     // Whether m leaves the scheme: it leaves the table, or moves a pawn (which reaches another slice).
     static bool leaves(const Entry& e, const Move& m) {
         return leaves_table(m) || e.pos.type_on(m.from) == PAWN;
