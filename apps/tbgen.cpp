@@ -144,7 +144,8 @@ int generate(const GenerateArgs& a) {
                                                     : "limit " + format_bytes(limit) + " (MemAvailable)";
     plan.memory_limit = limit ? limit : UINT64_MAX;
     plan.settle_exits = a.write.settle_exits;
-    plan.codecs = codec_bytes(a.write, tbb::this_task_arena::max_concurrency());  // in with_threads
+    plan.threads = tbb::this_task_arena::max_concurrency();  // in with_threads
+    plan.codecs = codec_bytes(a.write, plan.threads);
     // Half the limit by default: room for the page cache, and for the limit to be no more than an estimate.
     plan.cache = a.cache ? *a.cache : limit ? limit / 2 : UINT64_MAX;
     const std::string cache_text =

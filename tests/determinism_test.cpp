@@ -117,6 +117,7 @@ TEST(Determinism, KRPvKCheckpoint) {
         SolveOptions options;
         options.progress = &progress;
         options.checkpoint = dir.path / (std::to_string(threads) + ".checkpoint");
+        options.waves_below = 1 << 17;  // the slices solved alone, their sweeps in parallel chunks
         options.stop = &stop;
         with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), SolveInterrupted); });
         const std::string store = file_bytes(slice_store_path(options.checkpoint));

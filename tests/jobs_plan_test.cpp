@@ -178,6 +178,23 @@ TEST(JobsPlan, APawnTableStaysWithinItsCache) {
     EXPECT_NE(lean.text().find(" or promotions in part"), std::string::npos) << lean.text();
 }
 
+// Slices solved in waves are solved a thread each: what a slice holds of its own counts per thread.
+TEST(JobsPlan, CountsTheSlicesOfAWaveOncePerThread) {
+    const Material waves = Material::parse("KRPvKP"), alone = Material::parse("KRPvKR");
+    ASSERT_TRUE(solved_in_waves(waves));
+    ASSERT_FALSE(solved_in_waves(alone));
+    const uint64_t slice = slice_entries(waves);
+    const auto plan = [](const Material& m, uint64_t cache, int threads) {
+        return memory_plan(m, cache, UINT64_MAX, true, 0, {}, threads);
+    };
+    EXPECT_EQ(plan(waves, UINT64_MAX, 4).state - plan(waves, UINT64_MAX, 1).state, 3 * 2 * slice);
+    EXPECT_EQ(plan(waves, UINT64_MAX, 4).own, plan(waves, UINT64_MAX, 1).own);  // the table, shared
+    EXPECT_EQ(plan(waves, 0, 4).own, 4 * 2 * 2 * slice);         // two pawns' pushes, per thread
+    EXPECT_EQ(plan(waves, 0, 4).promotions, 4 * 4 * 2 * slice);  // two pawns' promotions in part
+    EXPECT_EQ(plan(alone, UINT64_MAX, 4).state, plan(alone, UINT64_MAX, 1).state);
+    EXPECT_EQ(plan(alone, 0, 4).promotions, plan(alone, 0, 1).promotions);
+}
+
 // A sub-table whose file exits settle is completed as it is read, from the tables its own exits
 // reach: KRvKP's promotions KRvKQ, KRvKR, KRvKB and KRvKN (White to move) from KRvK, and a side
 // of new values each. Its captures KRvK and KvKP complete from bare kings only.

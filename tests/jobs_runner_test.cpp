@@ -507,8 +507,8 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
 }
 
 TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
-    // A pawn table stopped inside a slice (KRPvK's sixth, at its third ply: slices of 224 K entries
-    // are solved one at a time) and resumed there, from the slice's state and layer log and the
+    // A pawn table stopped inside a slice (KRPvK's sixth, at its third ply, its slices of 224 K
+    // entries solved one at a time) and resumed there, from the slice's state and layer log and the
     // five slices before it in the slice store.
     const Material m = Material::parse("KRPvK");
     std::vector<std::string> subs;
@@ -522,6 +522,7 @@ TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
     options.checkpoint = checkpoint;
     options.checkpoint_seconds = 0;
     options.stop = &stop;
+    options.waves_below = 1 << 17;  // solved alone, with checkpoints inside the slices
     options.checkpoint_written = [&](SolvePoint p) {
         points.push_back(p);
         if (p == (SolvePoint(5) << 32) + 3) stop = true;

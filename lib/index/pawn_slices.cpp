@@ -137,6 +137,8 @@ uint64_t slice_entries(const Material& m) {
     return 2 * size / choose(48, m.count(WHITE, PAWN)) / choose(48, m.count(BLACK, PAWN));
 }
 
+bool solved_in_waves(const Material& m, uint64_t below) { return m.has_pawns() && slice_entries(m) < below; }
+
 std::vector<SliceReached> slices_reached(const Material& m, const PawnConfig& c) {
     Reached out;
     for (Color us : {WHITE, BLACK}) {

@@ -80,7 +80,7 @@ uint64_t codec_bytes(const WriteOptions& write, int threads) {
 }
 
 MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs,
-                       const std::function<bool(const Material&)>& completed_when_read) {
+                       const std::function<bool(const Material&)>& completed_when_read, int threads) {
     MemoryPlan plan;
     plan.codecs = codecs;
     const uint64_t table = table_memory_bytes(m);
@@ -100,7 +100,9 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
     // Bounds over the slices: each pawn's single and double push reach a slice each (one side to
     // move); each pawn on its seventh rank promotes four ways (one side).
-    const uint64_t pushed = 2 * pawns * slice, in_part = 4 * pawns * slice;
+    // A slice's own: a thread each when they are solved side by side.
+    const uint64_t side_by_side = solved_in_waves(m) ? uint64_t(std::max(threads, 1)) : 1;
+    const uint64_t pushed = 2 * pawns * slice * side_by_side, in_part = 4 * pawns * slice * side_by_side;
     const struct {
         bool on_disk, in_part;
     } ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};  // the fastest first
@@ -108,7 +110,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
         const bool settled = !way.on_disk && !way.in_part;
-        plan.state = 2 * slice + (settled ? survey_bits : 0);
+        plan.state = 2 * slice * side_by_side + (settled ? survey_bits : 0);
         plan.own = way.on_disk ? pushed : table;
         plan.promotions = way.in_part ? in_part : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);

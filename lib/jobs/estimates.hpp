@@ -69,10 +69,11 @@ struct MemoryPlan {
 };
 // `settles`: whether a table written from memory settles values by exits (not --self-contained);
 // `codecs`: MemoryPlan::codecs; `completed_when_read(sub)`: whether sub-table `sub` is completed as
-// it is read (a settled file without an exact copy; empty: every one).
+// it is read (a settled file without an exact copy; empty: every one); `threads`: the job's, as
+// many slices as there are threads being solved at once where they are solved in waves.
 MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX,
                        bool settles = true, uint64_t codecs = 0,
-                       const std::function<bool(const Material&)>& completed_when_read = {});
+                       const std::function<bool(const Material&)>& completed_when_read = {}, int threads = 1);
 // MemoryPlan::codecs of a job of `threads` threads that writes with `write` (its blocks: 128 KiB of
 // codes, or block_entries of at most 2 bytes).
 uint64_t codec_bytes(const WriteOptions& write, int threads);

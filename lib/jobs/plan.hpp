@@ -56,6 +56,7 @@ struct JobPlan {
     // The job's threads' compressors and decompressors (MemoryPlan::codecs): the threads times
     // codec_thread_bytes of the codec the job writes.
     uint64_t codecs = 0;
+    int threads = 1;  // the job's: slices solved in waves are solved this many at once
     // The complete tables without a current exact copy whose files settle values by exits or drop a
     // side: a table that reads one whole completes it (MemoryPlan::completing). The job's own tables
     // are read from their copies; self-contained files need no completion.
@@ -69,8 +70,9 @@ struct JobPlan {
     std::vector<std::pair<Material, uint64_t>> work() const;
     // How a table is solved within the cache, and what it holds.
     MemoryPlan memory(const Material& m) const {
-        return memory_plan(m, cache, memory_limit, settle_exits, codecs,
-                           [this](const Material& sub) { return completed_when_read.contains(sub); });
+        return memory_plan(
+            m, cache, memory_limit, settle_exits, codecs,
+            [this](const Material& sub) { return completed_when_read.contains(sub); }, threads);
     }
     // What the tables still to build read: in part (their promotions into a table of as many men,
     // when memory_plan reads them so) and at all.

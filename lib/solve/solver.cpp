@@ -23,9 +23,7 @@ namespace {
 // A pawn table reports its progress about this many times, whatever its number of slices.
 constexpr uint64_t SLICE_LINES = 100;
 // The slices of a table with fewer slices than that report each ply too, as a whole table does,
-// when they are this large (a few chunks of the sweeps): KRPvKR's 24 slices of 13.9 M entries do,
-// KQPvKP's 1128 of 224 K do not.
-constexpr uint64_t LARGE_SLICE = uint64_t(1) << 17;
+// when they are solved alone (not in waves): KRPvKR's 24 slices of 13.9 M entries do.
 
 SolvePoint point(int slice, int ply) { return (SolvePoint(slice) << 32) + ply; }
 
@@ -261,8 +259,9 @@ private:
                 std::optional<SolverState> state;
                 if (resumed_here) state = std::move(resumed->state);
                 const IndexScheme scheme(material_, configs[size_t(k)]);
-                solved.push_back(solve_slice(scheme, k, few_slices && scheme.size() >= LARGE_SLICE, false,
-                                             std::move(state)));
+                solved.push_back(solve_slice(scheme, k,
+                                             few_slices && !solved_in_waves(material_, options_.waves_below),
+                                             false, std::move(state)));
             } else {
                 solved = solve_wave(configs, k, end);
             }
@@ -334,7 +333,7 @@ private:
     // The end of the slices to solve side by side from k: the rest of k's wave when its slices are
     // small, else k alone (a large slice's loops are parallel themselves).
     int wave_end(const std::vector<PawnConfig>& configs, int k) const {
-        if (IndexScheme(material_, configs[size_t(k)]).size() >= LARGE_SLICE) return k + 1;
+        if (!solved_in_waves(material_, options_.waves_below)) return k + 1;
         int end = k + 1;
         while (end < int(configs.size()) &&
                pawn_advance(configs[size_t(end)]) == pawn_advance(configs[size_t(k)]))

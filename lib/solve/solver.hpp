@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "index/pawn_slices.hpp"
 #include "solve/entry_state.hpp"
 #include "solve/solve_error.hpp"
 #include "store/dtm.hpp"
@@ -47,6 +48,9 @@ struct SolveOptions {
     // The plies ahead of the sweep whose distances the state codes hold (solve/entry_state.hpp);
     // tests narrow it to exercise the far codes.
     int window = state::WIDEST_WINDOW;
+    // Slices of fewer entries per side than this are solved in waves, without checkpoints of their
+    // own (index/pawn_slices.hpp); tests lower it to stop and resume inside a small table's slices.
+    uint64_t waves_below = WAVE_SLICE_ENTRIES;
     // A pawn table's solved slices stay on disk only, in its slice store (beside the checkpoint, or a
     // temporary file), and each slice reads back the slices its pushes reach: memory holds the slice
     // being solved, not the whole table. Off: the whole table is also kept in memory.
