@@ -190,14 +190,14 @@ uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low,
     return rank;
 }
 
-uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmetry second) const {
+uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmetry second, int image) const {
     Placement q = p;  // most placements need no symmetry
     if (first != IDENTITY || second != IDENTITY)
         for (int s = 0; s < men_; ++s) q.square[s] = SYMMETRY.sq[second][SYMMETRY.sq[first][p.square[s]]];
     const Square wk = q.square[0], bk = q.square[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     uint64_t idx = uint64_t(kings_->number[wk][bk]);
-    if (slice_) idx += uint64_t(kings_->count) * uint64_t(image_of(q));
+    if (slice_) idx += uint64_t(kings_->count) * uint64_t(image);
     for (const Group& g : groups_) idx = idx * g.size + group_rank(g, q, low, high);
     return idx;
 }
@@ -222,11 +222,15 @@ std::vector<uint64_t> IndexScheme::pawn_digits(const PawnConfig& c) const {
     return digits;
 }
 
-uint64_t IndexScheme::encode(const Placement& p) const {
+uint64_t IndexScheme::encode(const Placement& p) const { return encode(p, slice_ ? image_of(p) : 0); }
+
+uint64_t IndexScheme::encode(const Placement& p, int image) const {
     const Square wk = p.square[0], bk = p.square[1];
     const Symmetry sym = kings_->symmetry[wk][bk];
-    uint64_t idx = encode_oriented(p, sym, IDENTITY);
-    if (kings_->diagonal[wk][bk]) idx = std::min(idx, encode_oriented(p, sym, TRANSPOSE));
+    // A pawn table's only symmetry is the mirror, which swaps a slice's images when they differ.
+    if (slice_ && sym != IDENTITY && images_[0] != images_[1]) image = 1 - image;
+    uint64_t idx = encode_oriented(p, sym, IDENTITY, image);
+    if (kings_->diagonal[wk][bk]) idx = std::min(idx, encode_oriented(p, sym, TRANSPOSE, image));
     return idx;
 }
 
@@ -243,7 +247,7 @@ uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, S
             *reoriented = kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY ||
                           kings_->diagonal[nwk][nbk];
         }
-        return encode(moved);
+        return slice_ ? encode(moved, image_of_entry(idx)) : encode(moved);  // the pawns stay
     }
     // The kings stay put, so the orientation stays canonical: only this group's digit changes.
     if (reoriented) *reoriented = false;
@@ -267,7 +271,7 @@ void IndexScheme::unrank(const Group& g, uint64_t rank, Square low, Square high,
 
 bool IndexScheme::is_diagonal_twin(const Placement& p) const {
     return kings_->diagonal[p.square[0]][p.square[1]] &&
-           encode_oriented(p, IDENTITY, TRANSPOSE) < encode_oriented(p, IDENTITY, IDENTITY);
+           encode_oriented(p, IDENTITY, TRANSPOSE, 0) < encode_oriented(p, IDENTITY, IDENTITY, 0);
 }
 
 bool IndexScheme::decode(uint64_t idx, Placement& p) const {
@@ -320,7 +324,7 @@ int IndexScheme::weight(const Position& canonical) const {
     if (pawns_) return 2;
     const Placement p = to_placement(canonical);
     if (kings_->diagonal[p.square[0]][p.square[1]] &&
-        encode_oriented(p, IDENTITY, TRANSPOSE) == encode_oriented(p, IDENTITY, IDENTITY))
+        encode_oriented(p, IDENTITY, TRANSPOSE, 0) == encode_oriented(p, IDENTITY, IDENTITY, 0))
         return 4;
     return 8;
 }

@@ -121,15 +121,18 @@ private:
     const Group* last_free_group() const;
     // The men the king-pair digit places: the kings and, in a slice, the pawns of its image.
     void place_kings(uint64_t pair_digit, Placement& p) const;
-    // In a slice: 0 when the pawns of oriented placement q stand on the slice, 1 on its mirror image.
+    // In a slice: 0 when the pawns of placement q stand on the slice, 1 on its mirror image.
     int image_of(const Placement& q) const;
+    // encode(p) with p's pawns, in a slice, standing on `image` (known when only a king moved).
+    uint64_t encode(const Placement& p, int image) const;
 
     uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const;
     // Writes the squares of group g for digit `rank` into p (which may then collide).
     void unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const;
     // A placement whose kings share the diagonal and whose transpose has a smaller index.
     bool is_diagonal_twin(const Placement& p) const;
-    uint64_t encode_oriented(const Placement& p, Symmetry first, Symmetry second) const;
+    // The index of p under symmetry `first`, then `second`, its pawns (in a slice) then on `image`.
+    uint64_t encode_oriented(const Placement& p, Symmetry first, Symmetry second, int image) const;
 
     Material material_;
     bool pawns_;
