@@ -48,10 +48,7 @@ struct SymmetryTable {
 };
 const SymmetryTable SYMMETRY;
 
-// A man's digit square: pieces count among the 62 squares the kings leave free, pawns among 48.
-inline int reduce(Square s, PieceType t, Square low, Square high) {
-    return t == PAWN ? s - 8 : s - (s > low) - (s > high);
-}
+// The inverse of IndexScheme::digit_square.
 inline Square expand(int r, PieceType t, Square low, Square high) {
     if (t == PAWN) return Square(r + 8);
     if (r >= low) ++r;
@@ -173,16 +170,16 @@ int IndexScheme::image_of(const Placement& q) const {
 
 uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low, Square high) const {
     if (g.fixed) return 0;
-    if (g.count == 1) return uint64_t(reduce(p.square[g.first_slot], g.type, low, high));
+    if (g.count == 1) return uint64_t(digit_square(p.square[g.first_slot], g.type, low, high));
     if (g.count == 2) {  // C(lo, 1) + C(hi, 2), branch-free: the order of the pair is random
-        const int a = reduce(p.square[g.first_slot], g.type, low, high);
-        const int b = reduce(p.square[g.first_slot + 1], g.type, low, high);
+        const int a = digit_square(p.square[g.first_slot], g.type, low, high);
+        const int b = digit_square(p.square[g.first_slot + 1], g.type, low, high);
         const int lo = std::min(a, b), hi = std::max(a, b);
         return uint64_t(lo + hi * (hi - 1) / 2);
     }
     int sq[MAX_MEN];
     for (int i = 0; i < g.count; ++i) {
-        sq[i] = reduce(p.square[g.first_slot + i], g.type, low, high);
+        sq[i] = digit_square(p.square[g.first_slot + i], g.type, low, high);
         for (int j = i; j > 0 && sq[j - 1] > sq[j]; --j) std::swap(sq[j - 1], sq[j]);  // groups are tiny
     }
     uint64_t rank = 0;
@@ -236,27 +233,25 @@ uint64_t IndexScheme::encode(const Placement& p, int image) const {
 
 uint64_t IndexScheme::encode(const Position& pos) const { return encode(to_placement(pos)); }
 
-uint64_t IndexScheme::encode_moved(uint64_t idx, const Placement& p, int slot, Square to,
-                                   bool* reoriented) const {
+uint64_t IndexScheme::encode_reoriented(uint64_t idx, const Placement& p, int slot, Square to,
+                                        bool* reoriented) const {
     Placement moved = p;
     moved.square[slot] = to;
     const Square wk = p.square[0], bk = p.square[1];
-    if (slot < 2 || kings_->diagonal[wk][bk]) {
-        if (reoriented) {
-            const Square nwk = moved.square[0], nbk = moved.square[1];
-            *reoriented = kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY ||
-                          kings_->diagonal[nwk][nbk];
-        }
-        return slice_ ? encode(moved, image_of_entry(idx)) : encode(moved);  // the pawns stay
+    if (reoriented) {
+        const Square nwk = moved.square[0], nbk = moved.square[1];
+        *reoriented =
+            kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY || kings_->diagonal[nwk][nbk];
     }
-    // The kings stay put, so the orientation stays canonical: only this group's digit changes.
-    if (reoriented) *reoriented = false;
+    return slice_ ? encode(moved, image_of_entry(idx)) : encode(moved);  // the pawns stay
+}
+
+uint64_t IndexScheme::encode_group_moved(uint64_t idx, const Placement& p, int slot, Square to) const {
     const Group& g = groups_[size_t(slot_group_[slot])];
-    assert(!g.fixed);
-    const Square low = std::min(wk, bk), high = std::max(wk, bk);
-    if (g.count == 1)  // the digit is the square itself
-        return idx +
-               uint64_t(reduce(to, g.type, low, high) - reduce(p.square[slot], g.type, low, high)) * g.stride;
+    assert(!g.fixed && g.count > 1);
+    Placement moved = p;
+    moved.square[slot] = to;
+    const Square low = std::min(p.square[0], p.square[1]), high = std::max(p.square[0], p.square[1]);
     return idx + (group_rank(g, moved, low, high) - group_rank(g, p, low, high)) * g.stride;
 }
 

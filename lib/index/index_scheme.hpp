@@ -10,7 +10,9 @@
 // pawns are fixed, and the king-pair digit counts each pair once per image of the slice's pawns.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -56,8 +58,21 @@ public:
     // the empty square `to`. Cheap when a piece other than a king moves. Sets *reoriented when the
     // result may have needed a symmetry: indices reached without one differ whenever the moves do.
     // In a slice, a pawn cannot move (its move leaves the slice).
+    // Inline: the solver calls it for every un-move, most of them a lone piece's.
     uint64_t encode_moved(uint64_t idx, const Placement& p, int slot, Square to,
-                          bool* reoriented = nullptr) const;
+                          bool* reoriented = nullptr) const {
+        const Square wk = p.square[0], bk = p.square[1];
+        if (slot < 2 || kings_->diagonal[wk][bk]) return encode_reoriented(idx, p, slot, to, reoriented);
+        // The kings stay put, so the orientation stays canonical: only this group's digit changes.
+        if (reoriented) *reoriented = false;
+        const Group& g = groups_[size_t(slot_group_[slot])];
+        assert(!g.fixed);  // a slice's pawns move out of it
+        if (g.count > 1) return encode_group_moved(idx, p, slot, to);
+        const Square low = std::min(wk, bk), high = std::max(wk, bk);  // a lone man's digit is its square
+        return idx + uint64_t(digit_square(to, g.type, low, high) -
+                              digit_square(p.square[slot], g.type, low, high)) *
+                         g.stride;
+    }
 
     // True when both kings stand on the a1-h8 diagonal of a pawnless placement, where a move of any
     // man may change the orientation (encode_moved then re-orients).
@@ -126,6 +141,15 @@ private:
     // encode(p) with p's pawns, in a slice, standing on `image` (known when only a king moved).
     uint64_t encode(const Placement& p, int image) const;
 
+    // A man's digit square: pieces count among the 62 squares the kings (on low and high) leave
+    // free, pawns among the 48 of ranks 2-7.
+    static int digit_square(Square s, PieceType t, Square low, Square high) {
+        return t == PAWN ? s - 8 : s - (s > low) - (s > high);
+    }
+    // encode_moved when a king moves or the kings share the diagonal: the placement is encoded again.
+    uint64_t encode_reoriented(uint64_t idx, const Placement& p, int slot, Square to, bool* reoriented) const;
+    // encode_moved of a man in a group of several: the group's rank again.
+    uint64_t encode_group_moved(uint64_t idx, const Placement& p, int slot, Square to) const;
     uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const;
     // Writes the squares of group g for digit `rank` into p (which may then collide).
     void unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const;
