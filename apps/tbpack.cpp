@@ -13,6 +13,7 @@
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
+#include "store/table_file.hpp"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
@@ -20,15 +21,24 @@ using namespace retro;
 
 namespace {
 
-int pack(const fs::path& from, const fs::path& to, std::vector<std::string> names,
-         const WriteOptions& write) {
+int pack(const fs::path& from, const fs::path& to, std::vector<std::string> names, const WriteOptions& write,
+         bool overwrite) {
     if (fs::equivalent(from, to)) throw std::runtime_error("FROM_DIR and TO_DIR must differ");
     if (names.empty())
         for (const std::string& n : table_file_names(from)) names.push_back(n);
     uint64_t bytes_before = 0, bytes_after = 0;
+    int skipped = 0;
     const auto start = std::chrono::steady_clock::now();
     for (const std::string& name : names) {
         const Material m = Material::parse(name).canonical();
+        // A rerun after an interruption goes on where it stopped (files are written whole or not at all).
+        if (!overwrite && table_file_valid(table_path(to, m)) && fs::exists(table_path(from, m))) {
+            bytes_before += fs::file_size(table_path(from, m)),
+                bytes_after += fs::file_size(table_path(to, m));
+            ++skipped;
+            std::cout << m.name() << ": complete in " << to.string() << ", skipped" << std::endl;
+            continue;
+        }
         const auto table_start = std::chrono::steady_clock::now();
         // A Tablebase per table: a file in the shipping form is rebuilt from the sub-tables beside it,
         // and all of them are freed before the next table.
@@ -43,7 +53,11 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
     }
     std::cout << names.size() << " tables: " << format_bytes(bytes_before) << " -> "
               << format_bytes(bytes_after) << " (" << bytes_before << " -> " << bytes_after << " bytes) in "
-              << format_duration(seconds_since(start)) << "\n";
+              << format_duration(seconds_since(start))
+              << (skipped ? " (" + std::to_string(skipped) +
+                                " complete already, skipped; --overwrite writes them again)"
+                          : std::string())
+              << "\n";
     return 0;
 }
 
@@ -58,11 +72,13 @@ int main(int argc, char** argv) {
         "file in the shipping form has its other side rebuilt from the sub-tables beside it), and\n"
         "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form (xz),\n"
         "or --codec xz for the smallest full form (zstd by default). Files are written whole or not at "
-        "all.\n\n"
+        "all,\nand tables whose file in TO_DIR is complete are skipped (unless --overwrite): after an\n"
+        "interruption the same command resumes.\n\n"
         "Options");
     int threads = 0;
     visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),
-                                                      "worker threads (default: all cores)");
+                                                      "worker threads (default: all cores)")(
+        "overwrite", "write every table again, also those whose file in TO_DIR is complete");
     add_write_options(visible);
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
@@ -75,7 +91,8 @@ int main(int argc, char** argv) {
         fs::create_directories(to);
         const WriteOptions write = write_options_from(line.options);
         const std::vector<std::string> names(line.arguments.begin() + 2, line.arguments.end());
-        return with_threads(threads, [&] { return pack(from, to, names, write); });
+        return with_threads(
+            threads, [&] { return pack(from, to, names, write, line.options.count("overwrite") > 0); });
     } catch (const po::error& e) {
         std::cerr << "tbpack: " << e.what() << " (see tbpack --help)\n";
         return 2;

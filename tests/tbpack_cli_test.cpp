@@ -55,6 +55,29 @@ TEST_F(TbpackCli, ShippingAndBackHoldTheSameValues) {
     EXPECT_EQ(run("tbdiff", full().string() + " " + dir("back").string() + " KPvK").status, 0);
 }
 
+// A rerun skips the tables whose file is complete (an interrupted pack resumes), writes those whose
+// file is missing or damaged, and --overwrite writes them all.
+TEST_F(TbpackCli, ARerunSkipsCompleteFiles) {
+    const std::string dirs = full().string() + " " + dir("again").string();
+    ASSERT_EQ(run("tbpack", dirs).status, 0);
+    const fs::path kpk = dir("again") / "KPvK.rtb";
+    const auto kpk_bytes = fs::file_size(kpk);
+    fs::resize_file(kpk, kpk_bytes / 2);  // as if cut off by a disk filled by something else
+    fs::remove(dir("again") / "KQvK.rtb");
+    const test::AppOutcome rerun = run("tbpack", dirs);
+    ASSERT_EQ(rerun.status, 0) << rerun.out << rerun.err;
+    EXPECT_NE(rerun.out.find("KRvK: complete in "), std::string::npos) << rerun.out;
+    EXPECT_EQ(rerun.out.find("KPvK: complete in "), std::string::npos) << rerun.out;
+    EXPECT_EQ(rerun.out.find("KQvK: complete in "), std::string::npos) << rerun.out;
+    EXPECT_NE(rerun.out.find("5 tables: "), std::string::npos) << rerun.out;
+    EXPECT_NE(rerun.out.find("(3 complete already, skipped; --overwrite"), std::string::npos) << rerun.out;
+    EXPECT_EQ(fs::file_size(kpk), kpk_bytes);
+    EXPECT_EQ(run("tbdiff", dirs).status, 0);
+    const test::AppOutcome overwritten = run("tbpack", "--overwrite " + dirs);
+    ASSERT_EQ(overwritten.status, 0) << overwritten.out << overwritten.err;
+    EXPECT_EQ(overwritten.out.find("complete in"), std::string::npos) << overwritten.out;
+}
+
 TEST_F(TbpackCli, BadCommandLinesAreRefused) {
     const auto refused = [&](const std::string& args, int status, const std::string& message) {
         const test::AppOutcome r = run("tbpack", args);
