@@ -4,6 +4,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
 #include <chrono>
@@ -84,6 +85,8 @@ public:
         if (resumed) {
             state_ = std::move(*resumed);
             max_value_ = state_.max_value;
+            for (auto& side : pending_)
+                for (auto& flag : side) flag = true;
         }
     }
 
@@ -157,10 +160,19 @@ private:
         }
     }
 
-    // The code of a distance found while layer n is swept (raising the largest distance).
-    Code decided(int ply, int n) {
+    // The code of a distance found for an entry of `side` while layer n is swept (raising the
+    // largest distance).
+    Code decided(Color side, int ply, int n) {
         raise_max(ply);
-        return window_.fits(ply, n) ? window_.code(ply) : (ply % 2 ? FAR_WIN : FAR_LOSS);
+        return window_.fits(ply, n) ? pending_code(side, ply) : (ply % 2 ? FAR_WIN : FAR_LOSS);
+    }
+    // The pending code of `ply`, for an entry of `side`: the layer's sweep of that side will look.
+    // Checked before it is set, so that the threads do not take the flag's cache line from each other.
+    Code pending_code(Color side, int ply) {
+        const Code code = window_.code(ply);
+        auto& flag = pending_[side][code];
+        if (!flag.load(std::memory_order_relaxed)) flag.store(true, std::memory_order_relaxed);
+        return code;
     }
 
     // The entry of index i, which holds a distance or counter and so is legal.
@@ -285,9 +297,9 @@ private:
 
     // The code after the exits of an entry coded `code` gave a win bound or a draw, in the first
     // passes (ply 0): a quicker win, or a never-lost mark for an undecided entry.
-    Code apply_exits(Code code, int best_win, bool drawn) {
+    Code apply_exits(Color side, Code code, int best_win, bool drawn) {
         // A far code already is the quickest exit's bound, derived again from all exits.
-        if (best_win != NO_WIN) return quicker(code, best_win, 0) ? decided(best_win, 0) : code;
+        if (best_win != NO_WIN) return quicker(code, best_win, 0) ? decided(side, best_win, 0) : code;
         return drawn && undecided(code) ? NEVER_LOST : code;
     }
 
@@ -331,7 +343,7 @@ private:
     Code take_exits(const Entry& e, const MoveList& moves, Code code) {
         const ExitFold fold = fold_exits(e, moves);
         mark_settled(e.pos.side_to_move(), e.index, fold.settles());
-        code = apply_exits(code, fold.best_win, fold.drawn);
+        code = apply_exits(e.pos.side_to_move(), code, fold.best_win, fold.drawn);
         return code == 0 ? settle_if_only_losing_exits(e, moves, code) : code;
     }
 
@@ -342,7 +354,7 @@ private:
         const ExitWins wins = longest_exit_wins(e, moves);
         if (wins.longest == NO_WIN) return code;
         mark_settled(e.pos.side_to_move(), e.index, wins.settle(wins.longest + 1));
-        return decided(wins.longest + 1, 0);
+        return decided(e.pos.side_to_move(), wins.longest + 1, 0);
     }
 
     // The survey of a solve from the start (none when resumed). In the first passes a task holds
@@ -381,7 +393,8 @@ private:
                         quiet = listed_quiet_count(e, moves);
                     }
                     if (quiet + moves.exits.size == 0) {
-                        codes[i] = e.pos.in_check(side) ? decided(0, 0) : NEVER_LOST;  // mate or stalemate
+                        codes[i] =
+                            e.pos.in_check(side) ? decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
                         return;
                     }
                     if (quiet > COUNTER_MAX)
@@ -490,7 +503,7 @@ private:
                     const int ply = codes[i] == FAR_LOSS ? longest_exit_wins(e, moves).longest + 1
                                                          : fold_exits(e, moves).best_win;
                     assert(ply >= n && ply < NO_WIN);
-                    if (window_.fits(ply, n)) codes[i] = window_.code(ply);
+                    if (window_.fits(ply, n)) codes[i] = pending_code(side, ply);
                 });
             });
         }
@@ -521,11 +534,15 @@ private:
 
     // The layer n of `side`: calls f(entry) for every entry decided in exactly n plies, logs them
     // and marks them done; returns how many there were. The chunks are scanned in parallel and
-    // logged in index order.
+    // logged in index order. A side with no entry pending at n is not scanned: in most tables one
+    // side hardly ever loses, the other hardly ever wins. No entry becomes pending at n while
+    // layer n is swept (its wins and losses are n + 1 or longer), so the flag is cleared after.
     template <class F>
     uint64_t sweep_layer(Color side, int n, F&& f) {
         auto& codes = state_.codes[side];
         const Code wanted = window_.code(n), done = n % 2 ? DONE_WIN : DONE_LOSS;
+        if (!pending_[side][wanted].load(std::memory_order_relaxed)) return 0;
+        pending_[side][wanted].store(false, std::memory_order_relaxed);
         const uint64_t chunks = (scheme().size() + CHUNK - 1) / CHUNK;
         uint64_t count = 0;
         par::ordered_pipeline(
@@ -562,8 +579,7 @@ private:
         Code& code = state_.codes[side][i];
         const Code was = load(code);
         if (!quicker(was, win, n)) return;
-        store(code, window_.code(win));
-        raise_max(win);
+        store(code, decided(side, win, n));                          // within the window: win is n + 1
         if (!undecided(was)) mark_settled_in_sweep(side, i, false);  // undecided: no exit wins or draws
     }
 
@@ -589,7 +605,7 @@ private:
         const Entry e = load_entry(side, p);
         const ExitWins wins = longest_exit_wins(e, leaving_moves(e.pos));
         const int loss = std::max<int>(n, wins.longest) + 1;
-        store(code, decided(loss, n));
+        store(code, decided(side, loss, n));
         if (wins.settle(loss)) mark_settled_in_sweep(side, p, true);
     }
 
@@ -651,6 +667,9 @@ private:
     std::unique_ptr<LayerLog> log_;
     std::optional<WriteSurvey> survey_;  // of a solve from the start
     std::atomic<int> max_value_{0};
+    // By side and code: whether an entry may hold that pending code (pending_code sets it,
+    // sweep_layer clears it). All set when a solve is resumed: its state says nothing of them.
+    std::array<std::array<std::atomic<bool>, 256>, 2> pending_{};
     std::chrono::steady_clock::time_point last_checkpoint_;
 };
 
