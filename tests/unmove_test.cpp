@@ -160,6 +160,16 @@ TEST(Unmoves, KnownPosition) {
     EXPECT_EQ(std::count(names.begin(), names.end(), "d2d4"), 0);
     EXPECT_EQ(std::count(names.begin(), names.end(), "d3d4"), 1);
     EXPECT_EQ(names.size(), 1u + 5u);  // d3-d4 and the king from d1, d2, e2, f2, f1
+
+    // The kings' and pieces' alone, as a slice's solver asks: the king moves, and none with the
+    // en passant square (only the double push leads there).
+    unmoves.size = 0;
+    generate_unmoves(no_ep, unmoves, Unmoves::PiecesOnly);
+    EXPECT_EQ(unmoves.size, 5);
+    for (const Move& u : unmoves) EXPECT_EQ(no_ep.type_on(u.to), KING) << to_uci(u);
+    unmoves.size = 0;
+    generate_unmoves(pos, unmoves, Unmoves::PiecesOnly);
+    EXPECT_EQ(unmoves.size, 0);
 }
 
 TEST(Unmoves, DoublePushWhoseEnPassantCaptureIsIllegal) {

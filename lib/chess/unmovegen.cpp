@@ -15,7 +15,7 @@ Position predecessor(const Position& pos, const Move& m) {
     return prev;
 }
 
-void generate_unmoves(const Position& pos, MoveList& list) {
+void generate_unmoves(const Position& pos, MoveList& list, Unmoves which) {
     const Color stm = pos.side_to_move(), mover = ~stm;
     const Bitboard occupied = pos.occupied();
     const Square king = pos.king(stm);
@@ -43,7 +43,7 @@ void generate_unmoves(const Position& pos, MoveList& list) {
     const int push = pawn_push(mover);
     if (pos.ep_square() != NO_SQUARE) {  // only the double push that made this position
         const Square to = pos.ep_square() + push;
-        add_if_legal(PAWN, to - 2 * push, to);
+        if (which == Unmoves::All) add_if_legal(PAWN, to - 2 * push, to);
         return;
     }
     for (int t = KING; t < PAWN; ++t)
@@ -52,6 +52,7 @@ void generate_unmoves(const Position& pos, MoveList& list) {
             for (Bitboard f = piece_attacks(PieceType(t), to, occupied) & ~occupied; f;)
                 add_if_legal(PieceType(t), pop_lsb(f), to);
         }
+    if (which == Unmoves::PiecesOnly) return;
     for (Bitboard b = pos.pieces(mover, PAWN); b;) {
         const Square to = pop_lsb(b);
         const int rank = relative_rank(mover, to);

@@ -235,10 +235,9 @@ private:
     // reaches takes this one's values as exits).
     IndexList predecessors(const Entry& e) const {
         MoveList unmoves;
-        generate_unmoves(e.pos, unmoves);
+        generate_unmoves(e.pos, unmoves, Unmoves::PiecesOnly);
         IndexList out;
-        for (const Move& m : unmoves)
-            if (e.pos.type_on(m.to) != PAWN) add_moved(out, e, m.to, m.from);
+        for (const Move& m : unmoves) add_moved(out, e, m.to, m.from);
         return out;
     }
 
