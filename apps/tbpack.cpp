@@ -33,8 +33,8 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
         const Material m = Material::parse(name).canonical();
         // A rerun after an interruption goes on where it stopped (files are written whole or not at all).
         if (!overwrite && table_file_valid(table_path(to, m)) && fs::exists(table_path(from, m))) {
-            bytes_before += fs::file_size(table_path(from, m)),
-                bytes_after += fs::file_size(table_path(to, m));
+            bytes_before += fs::file_size(table_path(from, m));
+            bytes_after += fs::file_size(table_path(to, m));
             ++skipped;
             std::cout << m.name() << ": complete in " << to.string() << ", skipped" << std::endl;
             continue;
