@@ -8,6 +8,8 @@
 #      file, the other rebuilt by a one-ply search);
 #   3. compares every legal entry of both sides to move of every table, the shipping files read
 #      through their rebuild, with the full files (tbdiff), and prints the size of both sets.
+# Each step resumes: a rerun of the same command skips the tables that SHIP_DIR/roundtrip.log lists
+# as verified or identical (tbpack skips complete files), so the whole set may take several sittings.
 #
 # Usage: scripts/roundtrip_forms.sh [--verify] [--threads T] [--bin DIR] FULL_DIR SHIP_DIR [PACK_OPTION...]
 #   PACK_OPTION  passed to tbpack (e.g. --codec zstd); the default writes xz like tbgen
@@ -36,13 +38,35 @@ FULL="$1" SHIP="$2"
 shift 2
 [[ -d "$FULL" ]] || { echo "roundtrip_forms: no such directory: $FULL" >&2; exit 2; }
 
+mkdir -p "$SHIP"
+LOG="$SHIP/roundtrip.log"  # "verified NAME" and "identical NAME" lines of the tables done
+touch "$LOG"
+done_before() { grep -qxF "$1 $2" "$LOG"; }
+shopt -s nullglob
+NAMES=()
+for f in "$FULL"/*.rtb; do NAMES+=("$(basename "$f" .rtb)"); done
+[[ ${#NAMES[@]} -gt 0 ]] || { echo "roundtrip_forms: no table files in $FULL" >&2; exit 2; }
+
 if [[ $VERIFY == 1 ]]; then
     echo "== verifying the full files by forward moves"
-    "$BIN/tbgen" --verify -t "$THREADS" "$FULL"/*.rtb
+    for name in "${NAMES[@]}"; do
+        done_before verified "$name" && continue
+        "$BIN/tbgen" --verify -t "$THREADS" "$FULL/$name.rtb"
+        echo "verified $name" >> "$LOG"
+    done
 fi
 echo "== writing the shipping form into $SHIP"
 "$BIN/tbpack" -t "$THREADS" --shipping "$@" "$FULL" "$SHIP"
 echo "== comparing every value"
-"$BIN/tbdiff" -t "$THREADS" "$FULL" "$SHIP"
+STATUS=0
+for name in "${NAMES[@]}"; do
+    if done_before identical "$name"; then echo "$name: identical (in $LOG)"; continue; fi
+    rc=0
+    out="$("$BIN/tbdiff" -t "$THREADS" "$FULL" "$SHIP" "$name")" || rc=$?
+    grep -v '^[AB]: \|^tbdiff: \|IDENTICAL$' <<< "$out" || true  # the table's line and its differences
+    if [[ $rc == 0 ]]; then echo "identical $name" >> "$LOG"; else STATUS=1; fi
+done
 echo "full form:     $(du -cb "$FULL"/*.rtb | tail -1 | cut -f1) bytes"
 echo "shipping form: $(du -cb "$SHIP"/*.rtb | tail -1 | cut -f1) bytes"
+if [[ $STATUS == 0 ]]; then echo "IDENTICAL: ${#NAMES[@]} tables"; else echo "NOT IDENTICAL"; fi
+exit $STATUS
