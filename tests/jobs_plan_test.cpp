@@ -189,7 +189,8 @@ TEST(JobsPlan, CountsTheSlicesOfAWaveOncePerThread) {
     };
     EXPECT_EQ(plan(waves, UINT64_MAX, 4).state - plan(waves, UINT64_MAX, 1).state, 3 * 2 * slice);
     EXPECT_EQ(plan(waves, UINT64_MAX, 4).own, plan(waves, UINT64_MAX, 1).own);  // the table, shared
-    EXPECT_EQ(plan(waves, 0, 4).own, 4 * 2 * 2 * slice);         // two pawns' pushes, per thread
+    // Two pawns' pushes per thread, and the batch's slices held (WAVE_BATCH_PER_THREAD per thread).
+    EXPECT_EQ(plan(waves, 0, 4).own, 4 * 2 * 2 * slice + uint64_t(WAVE_BATCH_PER_THREAD) * 4 * 2 * slice);
     EXPECT_EQ(plan(waves, 0, 4).promotions, 4 * 4 * 2 * slice);  // two pawns' promotions in part
     EXPECT_EQ(plan(alone, UINT64_MAX, 4).state, plan(alone, UINT64_MAX, 1).state);
     EXPECT_EQ(plan(alone, 0, 4).promotions, plan(alone, 0, 1).promotions);

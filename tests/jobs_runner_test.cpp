@@ -17,6 +17,7 @@
 
 #include "app_run.hpp"
 #include "index/dependencies.hpp"
+#include "index/pawn_slices.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/runner.hpp"
@@ -536,6 +537,43 @@ TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
     stop = false;
     const auto resumed = solve(m, tables, options);
     EXPECT_EQ(resumed_at, stopped_at);
+    for (const fs::path& p : {checkpoint, layer_log_path(checkpoint), slice_store_path(checkpoint)})
+        fs::remove(p);
+    EXPECT_TRUE(*resumed == *solve(m, tables));
+}
+
+TEST(JobsSolver, AWaveCheckpointsBetweenItsBatchesAndResumesThere) {
+    // KRPvK's slices (224 K entries) are solved in waves of four (the pawn's files a-d on one rank),
+    // a batch each: checkpoints fall between the batches, none inside a slice, and a stop after the
+    // second batch resumes at the ninth slice.
+    const Material m = Material::parse("KRPvK");
+    ASSERT_TRUE(solved_in_waves(m));
+    std::vector<std::string> subs;
+    for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
+    const Tablebase& tables = retro::test::solved_tables(subs);
+    const fs::path checkpoint =
+        fs::temp_directory_path() / ("retro_jobs_wave_" + std::to_string(getpid()) + ".checkpoint");
+    std::atomic<bool> stop{false};
+    std::vector<SolvePoint> points;
+    SolveOptions options;
+    options.checkpoint = checkpoint;
+    options.checkpoint_seconds = 0;
+    options.stop = &stop;
+    const SolvePoint ninth_slice = SolvePoint(8) << 32;
+    options.checkpoint_written = [&](SolvePoint p) {
+        points.push_back(p);
+        if (p == ninth_slice) stop = true;
+    };
+    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    ASSERT_GE(points.size(), 2u);
+    EXPECT_EQ(points.front(), SolvePoint(4) << 32);
+    EXPECT_EQ(points.back(), ninth_slice);
+    for (const SolvePoint p : points) EXPECT_EQ(p & 0xffffffffu, 0u) << "a checkpoint inside a slice";
+    std::optional<SolvePoint> resumed_at;
+    options.checkpoint_found = [&](std::optional<SolvePoint> at, const std::string&) { resumed_at = at; };
+    stop = false;
+    const auto resumed = solve(m, tables, options);
+    EXPECT_EQ(resumed_at, ninth_slice);
     for (const fs::path& p : {checkpoint, layer_log_path(checkpoint), slice_store_path(checkpoint)})
         fs::remove(p);
     EXPECT_TRUE(*resumed == *solve(m, tables));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "index/index_scheme.hpp"
@@ -112,5 +113,44 @@ TEST(PawnSlices, EveryPushReachesASliceListedEarlier) {
                 ++pushes;
             }
         EXPECT_GT(pushes, int(order.size()) / 2) << name;
+    }
+}
+
+// A wave (the slices of equal advance) goes in batches of at most WAVE_BATCH_PER_THREAD slices per
+// thread, which together cover it in order and never reach into the next wave.
+TEST(PawnSlices, WaveBatchesCoverEachWaveAndStayWithinIt) {
+    const std::vector<PawnConfig> configs = pawn_configs(Material::parse("KPPvKP"));
+    for (int threads : {1, 2, 8}) {
+        const int most = WAVE_BATCH_PER_THREAD * threads;
+        int largest_wave = 0, wave = 0;
+        for (int k = 0; k < int(configs.size());) {
+            const int end = wave_batch_end(configs, k, threads);
+            ASSERT_GT(end, k);
+            ASSERT_LE(end - k, most);
+            for (int j = k; j < end; ++j)
+                EXPECT_EQ(pawn_advance(configs[size_t(j)]), pawn_advance(configs[size_t(k)]));
+            const bool wave_goes_on = end < int(configs.size()) &&
+                                      pawn_advance(configs[size_t(end)]) == pawn_advance(configs[size_t(k)]);
+            EXPECT_TRUE(!wave_goes_on || end - k == most) << "a batch ends early only where its wave does";
+            wave += end - k;
+            if (!wave_goes_on) largest_wave = std::max(largest_wave, std::exchange(wave, 0));
+            k = end;
+        }
+        EXPECT_GT(largest_wave, most) << "KPPvKP's largest wave is split at " << threads << " threads";
+    }
+}
+
+// At 2 threads no wave of a 5-man table with a piece beside two pawns (slices of 224 K entries) is
+// split: a batch ends in a join (pawn_slices.hpp).
+TEST(PawnSlices, NoWaveOfAPieceAndTwoPawnsIsSplitAtTwoThreads) {
+    for (const char* name : {"KRPvKP", "KPPvKB", "KNPPvK"}) {
+        const std::vector<PawnConfig> configs = pawn_configs(Material::parse(name));
+        for (int k = 0; k < int(configs.size());) {
+            const int end = wave_batch_end(configs, k, 2);
+            EXPECT_TRUE(end == int(configs.size()) ||
+                        pawn_advance(configs[size_t(end)]) != pawn_advance(configs[size_t(k)]))
+                << name << ": the wave of slice " << k << " is split";
+            k = end;
+        }
     }
 }

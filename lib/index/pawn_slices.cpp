@@ -1,6 +1,7 @@
 #include "index/pawn_slices.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 
 #include "index/index_scheme.hpp"
@@ -138,6 +139,14 @@ uint64_t slice_entries(const Material& m) {
 }
 
 bool solved_in_waves(const Material& m, uint64_t below) { return m.has_pawns() && slice_entries(m) < below; }
+
+int wave_batch_end(const std::vector<PawnConfig>& configs, int k, int threads) {
+    assert(k >= 0 && k < int(configs.size()) && threads >= 1);
+    const int last = std::min(int(configs.size()), k + WAVE_BATCH_PER_THREAD * threads);
+    int end = k + 1;
+    while (end < last && pawn_advance(configs[size_t(end)]) == pawn_advance(configs[size_t(k)])) ++end;
+    return end;
+}
 
 std::vector<SliceReached> slices_reached(const Material& m, const PawnConfig& c) {
     Reached out;

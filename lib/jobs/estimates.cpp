@@ -100,9 +100,12 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
     // Bounds over the slices: each pawn's single and double push reach a slice each (one side to
     // move); each pawn on its seventh rank promotes four ways (one side).
-    // A slice's own: a thread each when they are solved side by side.
-    const uint64_t side_by_side = solved_in_waves(m) ? uint64_t(std::max(threads, 1)) : 1;
+    // A slice's own: a thread each when they are solved side by side. A batch of a wave holds its
+    // solved slices until it ends: with the slices on disk, beside the slices their pushes read back.
+    const bool waves = solved_in_waves(m);
+    const uint64_t side_by_side = waves ? uint64_t(std::max(threads, 1)) : 1;
     const uint64_t pushed = 2 * pawns * slice * side_by_side, in_part = 4 * pawns * slice * side_by_side;
+    const uint64_t batch_held = waves ? 2 * slice * WAVE_BATCH_PER_THREAD * side_by_side : 0;
     const struct {
         bool on_disk, in_part;
     } ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};  // the fastest first
@@ -111,7 +114,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         plan.promotions_in_part = way.in_part;
         const bool settled = !way.on_disk && !way.in_part;
         plan.state = 2 * slice * side_by_side + (settled ? survey_bits : 0);
-        plan.own = way.on_disk ? pushed : table;
+        plan.own = way.on_disk ? pushed + batch_held : table;
         plan.promotions = way.in_part ? in_part : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);
         // Read back from the store: the slices kept, and those the blocks in flight and the digit

@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 #include <tbb/blocked_range.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -265,6 +266,7 @@ private:
             } else {
                 solved = solve_wave(configs, k, end);
             }
+            const bool batch = end - k > 1;
             if (options_.slices_solved) options_.slices_solved(end, slices);
             for (int j = k; j < end; ++j) {
                 SolvedSlice& slice = solved[size_t(j - k)];
@@ -276,6 +278,7 @@ private:
                 if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
                     *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
             }
+            if (batch && end < slices) checkpoint_batch_if_due(end);
             k = end;
         }
         // Every slice solved: a stop while the table is written resumes with the writing, and the layer
@@ -330,15 +333,21 @@ private:
         return material_.name() + " slice " + std::to_string(k + 1) + " of " + std::to_string(slices);
     }
 
-    // The end of the slices to solve side by side from k: the rest of k's wave when its slices are
+    // The end of the slices to solve side by side from k: a batch of k's wave when its slices are
     // small, else k alone (a large slice's loops are parallel themselves).
     int wave_end(const std::vector<PawnConfig>& configs, int k) const {
         if (!solved_in_waves(material_, options_.waves_below)) return k + 1;
-        int end = k + 1;
-        while (end < int(configs.size()) &&
-               pawn_advance(configs[size_t(end)]) == pawn_advance(configs[size_t(k)]))
-            ++end;
-        return end;
+        return wave_batch_end(configs, k, tbb::this_task_arena::max_concurrency());
+    }
+
+    // After a batch of a wave, whose slices checkpoint nothing themselves: a checkpoint when due.
+    void checkpoint_batch_if_due(int end) {
+        if (options_.checkpoint.empty()) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(now - last_batch_checkpoint_).count() < options_.checkpoint_seconds)
+            return;
+        checkpoint(end, nullptr);
+        last_batch_checkpoint_ = std::chrono::steady_clock::now();
     }
 
     // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
@@ -393,6 +402,7 @@ private:
     const SolveOptions& options_;
     SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints
     const std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_batch_checkpoint_ = start_;
     const std::vector<PawnConfig> configs_;  // a pawn table's slices, in the order they are solved
     std::map<PawnConfig, int> slice_number_;
     std::unique_ptr<LayerLog> log_;                     // of a resumed checkpoint
