@@ -364,3 +364,19 @@ TEST_F(TbgenCli, ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart) {
                     .exits_settled());
     EXPECT_TRUE(files(lean, ".slices").empty());
 }
+
+// A named table's statistics come from its solved values, also when its slices stayed on disk and
+// its file keeps one side to move (they were read from the file, and the job failed: "the shipping
+// form keeps no values for white to move").
+TEST_F(TbgenCli, TheShippingFormOfATableSolvedOnDiskHasItsStatistics) {
+    const fs::path whole = dir_ / "whole", lean = dir_ / "lean";
+    const Outcome a = tbgen("KPvK --json -q --codec zstd --level 1 -o " + whole.string());
+    ASSERT_EQ(a.status, 0) << a.err;
+    const Outcome b = tbgen("KPvK --json -q --shipping --cache 1 -o " + lean.string());
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_NE(b.err.find("its slices on disk"), std::string::npos) << b.err;
+    EXPECT_NE(a.out.find("\"material\":\"KPvK\""), std::string::npos) << a.out;
+    EXPECT_EQ(b.out, a.out);
+    const TableReader kpk(table_path(lean, Material::parse("KPvK")), format::Metric::Dtm);
+    EXPECT_TRUE(kpk.header().dropped.has_value());
+}

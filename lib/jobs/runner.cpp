@@ -365,12 +365,13 @@ bool JobRun::build(const PlannedTable& t) {
         else
             write_exact_copy(*values_of(solved, m));
     }
-    solved.slices.reset();
+    // From the solved values, not the file: a file in the shipping form keeps one side to move.
     std::optional<TableStatistics> statistics;
     if (options_.statistics_of.contains(m)) {
         table_line(m.name() + ": counting its statistics");
-        statistics = table ? compute_statistics(*table) : compute_statistics(*tables.values(m));
+        statistics = table ? compute_statistics(*table) : compute_statistics(*values_of(solved, m));
     }
+    solved.slices.reset();
     progress_.table_finished();
     const double table_seconds = seconds_since(table_start);  // solve, write, verify, statistics
     if (time_complete) {  // a resumed table without its earlier time would look too fast
