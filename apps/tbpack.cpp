@@ -13,13 +13,26 @@
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
+#include "store/format.hpp"
 #include "store/table_file.hpp"
+#include "store/table_reader.hpp"
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
 using namespace retro;
 
 namespace {
+
+// Whether `to` is complete and what this pack would write from `from`: the same form (shipping or
+// full, settled by exits or self-contained, codec), and not older than its source. A rerun after an
+// interruption skips it; a pack into another form, or after the source was built again, does not.
+bool packed_already(const fs::path& from, const fs::path& to, const WriteOptions& write) {
+    if (!fs::exists(from) || !table_file_valid(to) || fs::last_write_time(to) < fs::last_write_time(from))
+        return false;
+    const format::Header h = TableReader(to, format::Metric::Dtm).header();
+    return h.codec == write.codec && h.dropped.has_value() == (write.keep != WriteOptions::Sides::Both) &&
+           h.exits_settled() == write.settle_exits;
+}
 
 int pack(const fs::path& from, const fs::path& to, std::vector<std::string> names, const WriteOptions& write,
          bool overwrite) {
@@ -32,7 +45,7 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
     for (const std::string& name : names) {
         const Material m = Material::parse(name).canonical();
         // A rerun after an interruption goes on where it stopped (files are written whole or not at all).
-        if (!overwrite && table_file_valid(table_path(to, m)) && fs::exists(table_path(from, m))) {
+        if (!overwrite && packed_already(table_path(from, m), table_path(to, m), write)) {
             bytes_before += fs::file_size(table_path(from, m));
             bytes_after += fs::file_size(table_path(to, m));
             ++skipped;
@@ -72,13 +85,14 @@ int main(int argc, char** argv) {
         "file in the shipping form has its other side rebuilt from the sub-tables beside it), and\n"
         "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form (xz),\n"
         "or --codec xz for the smallest full form (zstd by default). Files are written whole or not at "
-        "all,\nand tables whose file in TO_DIR is complete are skipped (unless --overwrite): after an\n"
-        "interruption the same command resumes.\n\n"
+        "all,\nand tables whose file in TO_DIR is complete, in the form asked for (shipping or full,\n"
+        "settled or self-contained, codec) and not older than its source, are skipped (unless\n"
+        "--overwrite): after an interruption the same command resumes.\n\n"
         "Options");
     int threads = 0;
     visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),
                                                       "worker threads (default: all cores)")(
-        "overwrite", "write every table again, also those whose file in TO_DIR is complete");
+        "overwrite", "write every table again, also those whose file in TO_DIR is complete in that form");
     add_write_options(visible);
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);

@@ -2,6 +2,8 @@
 // and read by tbgen --verify; bad command lines refused.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "app_run.hpp"
 #include "store/table_reader.hpp"
 #include "store_test_util.hpp"
@@ -76,6 +78,24 @@ TEST_F(TbpackCli, ARerunSkipsCompleteFiles) {
     const test::AppOutcome overwritten = run("tbpack", "--overwrite " + dirs);
     ASSERT_EQ(overwritten.status, 0) << overwritten.out << overwritten.err;
     EXPECT_EQ(overwritten.out.find("complete in"), std::string::npos) << overwritten.out;
+}
+
+// A complete file of another form, or older than its source, is written again, not skipped.
+TEST_F(TbpackCli, AFileOfAnotherFormOrOlderThanItsSourceIsWrittenAgain) {
+    const std::string dirs = full().string() + " " + dir("forms").string();
+    ASSERT_EQ(run("tbpack", dirs).status, 0);  // full, zstd
+    const test::AppOutcome shipping = run("tbpack", "--shipping " + dirs);
+    ASSERT_EQ(shipping.status, 0) << shipping.out << shipping.err;
+    EXPECT_EQ(shipping.out.find("complete in"), std::string::npos) << shipping.out;
+    const fs::path kpk = dir("forms") / "KPvK.rtb";
+    EXPECT_TRUE(TableReader(kpk, format::Metric::Dtm).header().dropped.has_value());
+    const test::AppOutcome again = run("tbpack", "--shipping " + dirs);
+    EXPECT_NE(again.out.find("(5 complete already, skipped"), std::string::npos) << again.out;
+    fs::last_write_time(kpk, fs::last_write_time(full() / "KPvK.rtb") - std::chrono::hours(1));
+    const test::AppOutcome rebuilt = run("tbpack", "--shipping " + dirs);
+    EXPECT_EQ(rebuilt.out.find("KPvK: complete in "), std::string::npos) << rebuilt.out;
+    EXPECT_NE(rebuilt.out.find("(4 complete already, skipped"), std::string::npos) << rebuilt.out;
+    EXPECT_EQ(run("tbdiff", dirs).status, 0);
 }
 
 TEST_F(TbpackCli, BadCommandLinesAreRefused) {
