@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <tbb/info.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <fstream>
@@ -112,7 +113,10 @@ int main(int argc, char** argv) {
 
         const uint64_t positions = 2 * IndexScheme(m).size();
         std::cerr << "tbbench " << m.name() << ": " << positions
-                  << " index entries (both sides to move), about " << format_bytes(memory_plan(m).peak())
+                  << " index entries (both sides to move), about "
+                  << format_bytes(memory_plan(m, UINT64_MAX, UINT64_MAX, true, 0, {},
+                                              *std::ranges::max_element(threads))
+                                      .peak())
                   << " of memory; " << cores << " cores available (" << std::thread::hardware_concurrency()
                   << " hardware threads), load average " << load_average() << "\nthread counts:";
         for (int t : threads) std::cerr << ' ' << t;
