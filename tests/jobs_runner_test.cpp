@@ -507,76 +507,63 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     EXPECT_TRUE(*resumed == *whole);
 }
 
-TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
-    // A pawn table stopped inside a slice (KRPvK's sixth, at its third ply, its slices of 224 K
-    // entries solved one at a time) and resumed there, from the slice's state and layer log and the
-    // five slices before it in the slice store.
+// KRPvK solved with a checkpoint after every ply or batch of slices (checkpoint_seconds = 0), stopped
+// at the checkpoint `stop_at` and resumed; expects the resumed solve to start from the last
+// checkpoint before the stop and to give the table of a solve without stops. Returns the checkpoints
+// written before the stop.
+std::vector<SolvePoint> krpvk_stopped_and_resumed(SolvePoint stop_at, uint64_t waves_below,
+                                                  const std::string& tag) {
     const Material m = Material::parse("KRPvK");
     std::vector<std::string> subs;
     for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
     const Tablebase& tables = retro::test::solved_tables(subs);
     const fs::path checkpoint =
-        fs::temp_directory_path() / ("retro_jobs_slice_" + std::to_string(getpid()) + ".checkpoint");
+        fs::temp_directory_path() / ("retro_jobs_" + tag + "_" + std::to_string(getpid()) + ".checkpoint");
     std::atomic<bool> stop{false};
     std::vector<SolvePoint> points;
     SolveOptions options;
     options.checkpoint = checkpoint;
     options.checkpoint_seconds = 0;
     options.stop = &stop;
-    options.waves_below = 1 << 17;  // solved alone, with checkpoints inside the slices
+    options.waves_below = waves_below;
     options.checkpoint_written = [&](SolvePoint p) {
         points.push_back(p);
-        if (p == (SolvePoint(5) << 32) + 3) stop = true;
+        if (p == stop_at) stop = true;
     };
     EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
-    ASSERT_FALSE(points.empty());
-    const SolvePoint stopped_at = points.back();
-    EXPECT_EQ(stopped_at, (SolvePoint(5) << 32) + 4);  // the stop's own checkpoint, after ply 3
+    const std::vector<SolvePoint> before_stop = points;
     std::optional<SolvePoint> resumed_at;
     options.checkpoint_found = [&](std::optional<SolvePoint> at, const std::string&) { resumed_at = at; };
     stop = false;
     const auto resumed = solve(m, tables, options);
-    EXPECT_EQ(resumed_at, stopped_at);
+    EXPECT_TRUE(!before_stop.empty() && resumed_at == before_stop.back());
     for (const fs::path& p : {checkpoint, layer_log_path(checkpoint), slice_store_path(checkpoint)})
         fs::remove(p);
     EXPECT_TRUE(*resumed == *solve(m, tables));
+    return before_stop;
+}
+
+TEST(JobsSolver, CheckpointEveryPlyOfASliceResumesToTheSameTable) {
+    // A pawn table stopped inside a slice (KRPvK's sixth, at its third ply, its slices of 224 K
+    // entries solved one at a time) and resumed there, from the slice's state and layer log and the
+    // five slices before it in the slice store.
+    const std::vector<SolvePoint> points =
+        krpvk_stopped_and_resumed((SolvePoint(5) << 32) + 3, 1 << 17, "slice");
+    ASSERT_FALSE(points.empty());
+    EXPECT_EQ(points.back(), (SolvePoint(5) << 32) + 4);  // the stop's own checkpoint, after ply 3
 }
 
 TEST(JobsSolver, AWaveCheckpointsBetweenItsBatchesAndResumesThere) {
     // KRPvK's slices (224 K entries) are solved in waves of four (the pawn's files a-d on one rank),
     // a batch each: checkpoints fall between the batches, none inside a slice, and a stop after the
     // second batch resumes at the ninth slice.
-    const Material m = Material::parse("KRPvK");
-    ASSERT_TRUE(solved_in_waves(m));
-    std::vector<std::string> subs;
-    for (const Material& sub : direct_subtables(m)) subs.push_back(sub.name());
-    const Tablebase& tables = retro::test::solved_tables(subs);
-    const fs::path checkpoint =
-        fs::temp_directory_path() / ("retro_jobs_wave_" + std::to_string(getpid()) + ".checkpoint");
-    std::atomic<bool> stop{false};
-    std::vector<SolvePoint> points;
-    SolveOptions options;
-    options.checkpoint = checkpoint;
-    options.checkpoint_seconds = 0;
-    options.stop = &stop;
+    ASSERT_TRUE(solved_in_waves(Material::parse("KRPvK")));
     const SolvePoint ninth_slice = SolvePoint(8) << 32;
-    options.checkpoint_written = [&](SolvePoint p) {
-        points.push_back(p);
-        if (p == ninth_slice) stop = true;
-    };
-    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    const std::vector<SolvePoint> points = krpvk_stopped_and_resumed(ninth_slice, WAVE_SLICE_ENTRIES, "wave");
     ASSERT_GE(points.size(), 2u);
     EXPECT_EQ(points.front(), SolvePoint(4) << 32);
     EXPECT_EQ(points.back(), ninth_slice);
     for (const SolvePoint p : points) EXPECT_EQ(p & 0xffffffffu, 0u) << "a checkpoint inside a slice";
-    std::optional<SolvePoint> resumed_at;
-    options.checkpoint_found = [&](std::optional<SolvePoint> at, const std::string&) { resumed_at = at; };
-    stop = false;
-    const auto resumed = solve(m, tables, options);
-    EXPECT_EQ(resumed_at, ninth_slice);
-    for (const fs::path& p : {checkpoint, layer_log_path(checkpoint), slice_store_path(checkpoint)})
-        fs::remove(p);
-    EXPECT_TRUE(*resumed == *solve(m, tables));
 }
 
 TEST(JobsSolver, StopDuringTheFirstPassDropsItWithoutACheckpoint) {
