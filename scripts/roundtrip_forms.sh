@@ -39,9 +39,12 @@ shift 2
 [[ -d "$FULL" ]] || { echo "roundtrip_forms: no such directory: $FULL" >&2; exit 2; }
 
 mkdir -p "$SHIP"
-LOG="$SHIP/roundtrip.log"  # "verified NAME" and "identical NAME" lines of the tables done
+LOG="$SHIP/roundtrip.log"  # "verified NAME MTIME" and "identical NAME MTIME" lines of the tables done
 touch "$LOG"
-done_before() { grep -qxF "$1 $2" "$LOG"; }
+# A line counts only for the full file it was made from (its modification time): a table built again
+# is checked again.
+stamp() { echo "$1 $(stat -c %Y "$FULL/$1.rtb")"; }
+done_before() { grep -qxF "$1 $(stamp "$2")" "$LOG"; }
 shopt -s nullglob
 NAMES=()
 for f in "$FULL"/*.rtb; do NAMES+=("$(basename "$f" .rtb)"); done
@@ -52,7 +55,7 @@ if [[ $VERIFY == 1 ]]; then
     for name in "${NAMES[@]}"; do
         done_before verified "$name" && continue
         "$BIN/tbgen" --verify -t "$THREADS" "$FULL/$name.rtb"
-        echo "verified $name" >> "$LOG"
+        echo "verified $(stamp "$name")" >> "$LOG"
     done
 fi
 echo "== writing the shipping form into $SHIP"
@@ -64,7 +67,7 @@ for name in "${NAMES[@]}"; do
     rc=0
     out="$("$BIN/tbdiff" -t "$THREADS" "$FULL" "$SHIP" "$name")" || rc=$?
     grep -v '^[AB]: \|^tbdiff: \|IDENTICAL$' <<< "$out" || true  # the table's line and its differences
-    if [[ $rc == 0 ]]; then echo "identical $name" >> "$LOG"; else STATUS=1; fi
+    if [[ $rc == 0 ]]; then echo "identical $(stamp "$name")" >> "$LOG"; else STATUS=1; fi
 done
 echo "full form:     $(du -cb "$FULL"/*.rtb | tail -1 | cut -f1) bytes"
 echo "shipping form: $(du -cb "$SHIP"/*.rtb | tail -1 | cut -f1) bytes"

@@ -266,7 +266,6 @@ private:
             } else {
                 solved = solve_wave(configs, k, end);
             }
-            const bool batch = end - k > 1;
             if (options_.slices_solved) options_.slices_solved(end, slices);
             for (int j = k; j < end; ++j) {
                 SolvedSlice& slice = solved[size_t(j - k)];
@@ -278,7 +277,7 @@ private:
                 if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
                     *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
             }
-            if (batch && end < slices) checkpoint_batch_if_due(end);
+            if (end - k > 1 && end < slices) checkpoint_batch_if_due(end);
             k = end;
         }
         // Every slice solved: a stop while the table is written resumes with the writing, and the layer
@@ -343,9 +342,8 @@ private:
     // After a batch of a wave, whose slices checkpoint nothing themselves: a checkpoint when due.
     void checkpoint_batch_if_due(int end) {
         if (options_.checkpoint.empty()) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (std::chrono::duration<double>(now - last_batch_checkpoint_).count() < options_.checkpoint_seconds)
-            return;
+        const std::chrono::duration<double> since = std::chrono::steady_clock::now() - last_batch_checkpoint_;
+        if (since.count() < options_.checkpoint_seconds) return;
         checkpoint(end, nullptr);
         last_batch_checkpoint_ = std::chrono::steady_clock::now();
     }
