@@ -4,9 +4,11 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli/command_line.hpp"
 #include "cli/write_options.hpp"
+#include "index/dependencies.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/heap.hpp"
 #include "jobs/progress.hpp"
@@ -32,6 +34,22 @@ bool packed_already(const fs::path& from, const fs::path& to, const WriteOptions
     const format::Header h = TableReader(to, format::Metric::Dtm).header();
     return h.codec == write.codec && h.dropped.has_value() == (write.keep != WriteOptions::Sides::Both) &&
            h.exits_settled() == write.settle_exits;
+}
+
+// Files settled by exits or in the shipping form read through the tables one capture or promotion
+// away: warns when some of those are not in `to`, where a reader will look for them.
+void warn_of_missing_subtables(const fs::path& to, const std::vector<std::string>& names,
+                               const WriteOptions& write) {
+    if (!write.settle_exits && write.keep == WriteOptions::Sides::Both) return;
+    std::set<Material> missing;
+    for (const std::string& name : names)
+        for (const Material& sub : direct_subtables(Material::parse(name).canonical()))
+            if (!fs::exists(table_path(to, sub))) missing.insert(sub);
+    if (missing.empty()) return;
+    std::cerr << "tbpack: warning: the files written read their values through the tables one capture or "
+                 "promotion away, and "
+              << list_names({missing.begin(), missing.end()}) << (missing.size() == 1 ? " is" : " are")
+              << " not in " << to.string() << ": pack them there too, or write --self-contained files\n";
 }
 
 int pack(const fs::path& from, const fs::path& to, std::vector<std::string> names, const WriteOptions& write,
@@ -71,6 +89,7 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
                                 " complete already, skipped; --overwrite writes them again)"
                           : std::string())
               << "\n";
+    warn_of_missing_subtables(to, names, write);
     return 0;
 }
 

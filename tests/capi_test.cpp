@@ -164,6 +164,27 @@ TEST(CApi, ConcurrentProbes) {
     }
 }
 
+TEST(CApi, AFileWhoseSubTablesAreMissingIsUnreadableNotMissing) {
+    // The shipping form rebuilds its dropped side from the tables one capture away: without them the
+    // file is there but cannot be read, which a caller must not take for a missing table.
+    store_test::ScratchDir dir("capi-no-subtables");
+    const Material kqkr = Material::parse("KQvKR");
+    WriteOptions shipping;
+    shipping.codec = Codec::Zstd;
+    shipping.keep = WriteOptions::Sides::WhiteToMove;
+    write_table(*retro::testing::kqkr_tables().find(kqkr), table_path(dir.path, kqkr), shipping);
+    retro_tablebase* tb = nullptr;
+    ASSERT_EQ(retro_open(dir.path.c_str(), 0, &tb), RETRO_OK);
+    retro_value v{};
+    EXPECT_EQ(retro_probe_fen(tb, "8/8/8/4k3/8/8/1r6/QK6 w - - 0 1", &v), RETRO_ERR_CORRUPTED);
+    EXPECT_NE(std::string(retro_last_error())
+                  .find("KQvKR.rtb reads its values through the tables one capture "
+                        "or promotion away, and KQvK and KRvK are missing from"),
+              std::string::npos)
+        << retro_last_error();
+    retro_close(tb);
+}
+
 TEST(CApi, BitboardsWithEnPassant) {
     // Black's d4 pawn may take e3 en passant: a legal right, so the bitboards are accepted and only
     // the table is missing.

@@ -98,6 +98,24 @@ TEST_F(TbpackCli, AFileOfAnotherFormOrOlderThanItsSourceIsWrittenAgain) {
     EXPECT_EQ(run("tbdiff", dirs).status, 0);
 }
 
+TEST_F(TbpackCli, ATableWrittenWithoutItsSubTablesIsWarnedOf) {
+    // KPvK's settled file reads through its promotions' tables; alone in a directory it cannot be read.
+    const test::AppOutcome alone = run("tbpack", full().string() + " " + dir("alone").string() + " KPvK");
+    ASSERT_EQ(alone.status, 0) << alone.out << alone.err;
+    EXPECT_NE(alone.err.find("tbpack: warning: the files written read their values through the tables one "
+                             "capture or promotion away, and KBvK, KNvK, KQvK and KRvK are not in " +
+                             dir("alone").string()),
+              std::string::npos)
+        << alone.err;
+    const test::AppOutcome contained =
+        run("tbpack", "--self-contained " + full().string() + " " + dir("contained").string() + " KPvK");
+    ASSERT_EQ(contained.status, 0) << contained.out << contained.err;
+    EXPECT_EQ(contained.err.find("warning"), std::string::npos) << contained.err;
+    const test::AppOutcome all = run("tbpack", full().string() + " " + dir("alone").string());
+    ASSERT_EQ(all.status, 0) << all.out << all.err;
+    EXPECT_EQ(all.err.find("warning"), std::string::npos) << all.err;
+}
+
 TEST_F(TbpackCli, BadCommandLinesAreRefused) {
     const auto refused = [&](const std::string& args, int status, const std::string& message) {
         const test::AppOutcome r = run("tbpack", args);

@@ -85,4 +85,11 @@ Material Material::with(Color c, PieceType t) const {
     return m;
 }
 
+std::string list_names(const std::vector<Material>& materials) {
+    std::string list;
+    for (size_t i = 0; i < materials.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == materials.size() ? " and " : ", ") + materials[i].name();
+    return list;
+}
+
 }  // namespace retro

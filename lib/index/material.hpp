@@ -4,6 +4,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "chess/position.hpp"
 
@@ -43,5 +44,8 @@ public:
 private:
     std::array<std::array<uint8_t, PIECE_TYPE_COUNT>, 2> counts_{};
 };
+
+// The names as a message lists them: "KQvK", "KQvK and KRvK", "KBvK, KNvK and KQvK".
+std::string list_names(const std::vector<Material>& materials);
 
 }  // namespace retro

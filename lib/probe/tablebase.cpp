@@ -4,6 +4,7 @@
 #include <future>
 
 #include "chess/movegen.hpp"
+#include "index/dependencies.hpp"
 #include "probe/one_ply.hpp"
 #include "probe/successors.hpp"
 #include "store/block_cache.hpp"
@@ -121,8 +122,13 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     if (!std::filesystem::exists(path)) return nullptr;
     if (exact_copies_)
         if (auto copy = read_exact_copy(dir_, canonical, sides, stop_)) return copy;
+    const format::Header header = TableReader(path, format::Metric::Dtm).header();
+    {
+        std::lock_guard lock(mutex_);
+        require_subtables(canonical, header);
+    }
     // The shipping form's dropped side is rebuilt from the kept side's complete values.
-    const std::optional<Color> dropped = TableReader(path, format::Metric::Dtm).header().dropped;
+    const std::optional<Color> dropped = header.dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
     StoredTable stored = read_stored_table(path, sides, stop_);
     const Tablebase completion(*this, Completing{});
@@ -215,6 +221,20 @@ std::unique_ptr<TableValues> Tablebase::values(const Material& m) const {
     return reader ? std::make_unique<FileValues>(std::move(reader)) : nullptr;
 }
 
+void Tablebase::require_subtables(const Material& canonical, const format::Header& h) const {
+    if (!h.exits_settled() && !h.dropped) return;
+    std::vector<Material> missing;
+    for (const Material& sub : direct_subtables(canonical))
+        if (!tables_.contains(sub) && !(holder_ && holder_->held(sub, 0)) &&
+            !std::filesystem::exists(table_path(dir_, sub)))
+            missing.push_back(sub);
+    if (missing.empty()) return;
+    throw MissingSubtablesError(table_path(dir_, canonical).string() +
+                                " reads its values through the tables one capture or promotion away, and " +
+                                list_names(missing) + (missing.size() == 1 ? " is" : " are") +
+                                " missing from " + dir_.string());
+}
+
 std::shared_ptr<const TableReader> Tablebase::open(const Material& canonical) const {
     std::lock_guard lock(mutex_);
     if (auto it = readers_.find(canonical); it != readers_.end()) return it->second;
@@ -222,6 +242,7 @@ std::shared_ptr<const TableReader> Tablebase::open(const Material& canonical) co
     const auto path = table_path(dir_, canonical);
     if (!std::filesystem::exists(path)) return nullptr;
     auto reader = std::make_shared<const TableReader>(path, format::Metric::Dtm, cache_);
+    require_subtables(canonical, reader->header());
     readers_[canonical] = reader;
     publish(canonical, nullptr, reader.get());
     return reader;

@@ -15,12 +15,16 @@
 
 #include "chess/move.hpp"
 #include "probe/one_ply.hpp"
+#include "store/store_error.hpp"
 #include "store/table_source.hpp"
 
 namespace retro {
 
 class BlockCache;
 class TableReader;
+namespace format {
+struct Header;
+}
 
 class ProbeError : public std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -31,6 +35,12 @@ class MissingTableError : public ProbeError {
 };
 class TooManyMenError : public ProbeError {
     using ProbeError::ProbeError;
+};
+// A file that reads its values through the tables one capture or promotion away (settled by exits,
+// or the shipping form) while some of them are missing: the file is there but cannot be read, so
+// interfaces report it as an unreadable file (StoreError), not as a missing table.
+class MissingSubtablesError : public StoreError {
+    using StoreError::StoreError;
 };
 
 // Tables come from add() (whole, in memory) or from the directory's files. A file is read whole only
@@ -56,7 +66,7 @@ public:
     // read from the directory on first use (the blocks of those sides decompressed and checked,
     // without holding up other probes; concurrent first uses read it once; a later use that needs
     // another side reads the table again with both); nullptr when there is no such file. Throws
-    // StoreError for a corrupted file.
+    // StoreError for a corrupted file or missing sub-tables (MissingSubtablesError).
     std::shared_ptr<const Table> find(const Material& m, SideSet sides) const override;
     using TableSource::find;
     // The materials (canonical, in order) of the tables held in memory: added, or read by find().
@@ -77,7 +87,7 @@ public:
     // Value of a legal position for its side to move. Bare kings are a draw. Throws
     // MissingTableError when the position's table is missing, TooManyMenError when it has more than
     // MAX_MEN men, and StoreError when its file is corrupted (the header when first opened, a block
-    // when first needed).
+    // when first needed) or reads through sub-tables that are missing (MissingSubtablesError).
     Dtm probe(const Position& pos) const override;
     // Value of each legal move for the mover, best first; equally good moves in UCI order ("a1a2"
     // before "b1b2"), so the order never depends on move generation. Throws like probe().
@@ -110,6 +120,9 @@ private:
     void publish(const Material& canonical, const Table* table, const TableReader* reader) const;
     // The slot of a material key (see tablebase.cpp), or nullptr; lock-free.
     const Slot* lookup(uint64_t key) const;
+    // Throws MissingSubtablesError when the file of `canonical` (header h) reads through tables that
+    // are neither held here or by the holder nor files in the directory. mutex_ held.
+    void require_subtables(const Material& canonical, const format::Header& h) const;
     // The reader of a material's file, opened on first use; nullptr when there is no file.
     std::shared_ptr<const TableReader> open(const Material& canonical) const;
     // Reads the values of `sides` to move of a material's file, completed as the file's form asks
