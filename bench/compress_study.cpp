@@ -5,10 +5,12 @@
 //   compress_study FILE.rtb...            every variant
 //   compress_study --only NAME FILE.rtb   one variant (see the table printed), or one study:
 //                                         order, lzma, conditional, entropy
-//   LZMA_VARIANT=TEXT compress_study --only lzma FILE.rtb   the LZMA rows whose name holds TEXT
+//   LZMA_VARIANT=TEXT compress_study --only lzma FILE.rtb   the LZMA rows whose name holds TEXT (or
+//                                         one of several, comma-separated; STORED_VARIANT too)
 //   STORED_VARIANT=TEXT compress_study --only stored FILE.rtb   codecs and block sizes over the codes
 //                                         the file stores (any version, settled ones too), those
-//                                         rows whose name holds TEXT
+//                                         rows whose name holds TEXT (STORED_SAMPLE=N: over a sample,
+//                                         to project a set: see sampled())
 #include <lzma.h>
 #include <tbb/combinable.h>
 #include <time.h>
@@ -420,22 +422,55 @@ std::vector<SideCodes> stored_codes(const std::string& path) {
     return out;
 }
 
+// Whether a row is wanted: no filter, or its name holds one of the filter's comma-separated texts.
+bool wanted(const std::string& name, const char* filter) {
+    if (!filter) return true;
+    std::string texts = filter;
+    for (size_t from = 0;;) {
+        const size_t comma = texts.find(',', from);
+        if (name.find(texts.substr(from, comma - from)) != std::string::npos) return true;
+        if (comma == std::string::npos) return false;
+        from = comma + 1;
+    }
+}
+
+// Every step-th run of 2^20 entries of a side, with step at most `most` and at least 4 runs kept
+// when the side has them. Blocks are compressed on their own and a run holds whole blocks of every
+// size studied, so a setting's bytes over the sample, divided by the file's own setting's, scale
+// the file to that setting: a whole set is projected from a small part of it.
+SideCodes sampled(const SideCodes& s, uint64_t most) {
+    constexpr uint64_t RUN = uint64_t(1) << 20;
+    const uint64_t runs = (s.code.size() + RUN - 1) / RUN, step = std::clamp<uint64_t>(runs / 4, 1, most);
+    SideCodes out;
+    for (uint64_t r = step / 2; r < runs; r += step) {
+        const auto first = int64_t(r * RUN), last = int64_t(std::min(s.code.size(), (r + 1) * RUN));
+        out.code.insert(out.code.end(), s.code.begin() + first, s.code.begin() + last);
+        out.hole.insert(out.hole.end(), s.hole.begin() + first, s.hole.begin() + last);
+    }
+    return out;
+}
+
 // Codecs and block sizes over a file's stored codes: what the writer's compression would cost and
-// give with its fills, orders and settled entries as they are.
+// give with its fills, orders and settled entries as they are. STORED_SAMPLE=N: over sampled()
+// codes only.
 void stored_study(const std::string& path) {
-    const std::vector<SideCodes> stored = stored_codes(path);
+    std::vector<SideCodes> stored = stored_codes(path);
+    if (const char* most = std::getenv("STORED_SAMPLE"))
+        for (SideCodes& s : stored) s = sampled(s, std::max(1, std::atoi(most)));
     const std::array<SideCodes, 2> sides = {stored.front(), stored.size() > 1 ? stored[1] : SideCodes{}};
     // Codec, level, log2 of the block's entries, and whether the codes are ranked again per block.
     const struct {
         Codec codec;
         int level, log_block;
         bool block_ranked = false;
-    } settings[] = {{Codec::Xz, 6, 17},       {Codec::Xz, 6, 19},          {Codec::Xz, 6, 20},
-                    {Codec::Xz, 4, 17},       {Codec::Xz, 2, 17},          {Codec::Xz, 2, 20},
-                    {Codec::Zstd, 3, 17},     {Codec::Zstd, 9, 17},        {Codec::Zstd, 9, 20},
-                    {Codec::Zstd, 15, 17},    {Codec::Zstd, 15, 20},       {Codec::Zstd, 19, 17},
-                    {Codec::Zstd, 19, 20},    {Codec::Xz, 6, 17, true},    {Codec::Xz, 6, 18, true},
-                    {Codec::Xz, 6, 19, true}, {Codec::Zstd, 15, 17, true}, {Codec::Zstd, 19, 17, true}};
+    } settings[] = {{Codec::Xz, 6, 17},          {Codec::Xz, 6, 19},         {Codec::Xz, 6, 20},
+                    {Codec::Xz, 4, 17},          {Codec::Xz, 2, 17},         {Codec::Xz, 2, 20},
+                    {Codec::Zstd, 3, 17},        {Codec::Zstd, 9, 17},       {Codec::Zstd, 9, 20},
+                    {Codec::Zstd, 15, 17},       {Codec::Zstd, 15, 20},      {Codec::Zstd, 19, 17},
+                    {Codec::Zstd, 19, 20},       {Codec::Xz, 6, 17, true},   {Codec::Xz, 6, 18, true},
+                    {Codec::Xz, 6, 19, true},    {Codec::Xz, 6, 20, true},   {Codec::Zstd, 15, 17, true},
+                    {Codec::Zstd, 19, 17, true}, {Codec::Zstd, 6, 17, true}, {Codec::Zstd, 9, 17, true},
+                    {Codec::Zstd, 12, 17, true}, {Codec::Zstd, 13, 17, true}};
     const std::string name = std::filesystem::path(path).stem().string();
     for (const auto& [codec, level, log_block, ranked] : settings) {
         const Variant v{codec_name(codec) + std::to_string(level) + " 2^" + std::to_string(log_block) +
@@ -447,8 +482,7 @@ void stored_study(const std::string& path) {
                         0,
                         false,
                         ranked};
-        if (const char* want = std::getenv("STORED_VARIANT"); want && v.name.find(want) == std::string::npos)
-            continue;
+        if (!wanted(v.name, std::getenv("STORED_VARIANT"))) continue;
         print_row(name, v.name, run(sides, v));
     }
 }
@@ -539,9 +573,7 @@ int study(int argc, char** argv) {
                 {"runs, then lc0lp0pb0", 0, 0, 0, 6, identity_code, lzma_match_finder(0), 0, 0, true},
             };
             for (const LzmaVariant& v : lz) {
-                if (const char* want = std::getenv("LZMA_VARIANT");
-                    want && v.name.find(want) == std::string::npos)
-                    continue;
+                if (!wanted(v.name, std::getenv("LZMA_VARIANT"))) continue;
                 print_row(table->material().name(), v.name, run_lzma(sides, 1 << 17, v));
             }
             continue;
@@ -608,6 +640,7 @@ int main(int argc, char** argv) {
                       "usage: compress_study FILE.rtb...            every variant\n"
                       "       compress_study --only NAME FILE.rtb   one variant, or one study: order, lzma,\n"
                       "                                             conditional, entropy, stored\n"
-                      "(LZMA_VARIANT=TEXT and STORED_VARIANT=TEXT keep the rows whose name holds TEXT)\n",
+                      "(LZMA_VARIANT=TEXT and STORED_VARIANT=TEXT keep the rows whose name holds TEXT, or "
+                      "one of TEXT,TEXT,...)\n",
                       argc, argv, study);
 }
