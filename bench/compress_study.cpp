@@ -434,16 +434,15 @@ bool wanted(const std::string& name, const char* filter) {
     }
 }
 
-// Every step-th run of 2^20 entries of a side, with step at most `most` and at least 4 runs kept
+// Every step-th run of `run` entries of a side, with step at most `most` and at least 16 runs kept
 // when the side has them. Blocks are compressed on their own and a run holds whole blocks of every
 // size studied, so a setting's bytes over the sample, divided by the file's own setting's, scale
 // the file to that setting: a whole set is projected from a small part of it.
-SideCodes sampled(const SideCodes& s, uint64_t most) {
-    constexpr uint64_t RUN = uint64_t(1) << 20;
-    const uint64_t runs = (s.code.size() + RUN - 1) / RUN, step = std::clamp<uint64_t>(runs / 4, 1, most);
+SideCodes sampled(const SideCodes& s, uint64_t run, uint64_t most) {
+    const uint64_t runs = (s.code.size() + run - 1) / run, step = std::clamp<uint64_t>(runs / 16, 1, most);
     SideCodes out;
     for (uint64_t r = step / 2; r < runs; r += step) {
-        const auto first = int64_t(r * RUN), last = int64_t(std::min(s.code.size(), (r + 1) * RUN));
+        const auto first = int64_t(r * run), last = int64_t(std::min(s.code.size(), (r + 1) * run));
         out.code.insert(out.code.end(), s.code.begin() + first, s.code.begin() + last);
         out.hole.insert(out.hole.end(), s.hole.begin() + first, s.hole.begin() + last);
     }
@@ -452,12 +451,8 @@ SideCodes sampled(const SideCodes& s, uint64_t most) {
 
 // Codecs and block sizes over a file's stored codes: what the writer's compression would cost and
 // give with its fills, orders and settled entries as they are. STORED_SAMPLE=N: over sampled()
-// codes only.
+// codes only, in runs of the largest block studied.
 void stored_study(const std::string& path) {
-    std::vector<SideCodes> stored = stored_codes(path);
-    if (const char* most = std::getenv("STORED_SAMPLE"))
-        for (SideCodes& s : stored) s = sampled(s, std::max(1, std::atoi(most)));
-    const std::array<SideCodes, 2> sides = {stored.front(), stored.size() > 1 ? stored[1] : SideCodes{}};
     // Codec, level, log2 of the block's entries, and whether the codes are ranked again per block.
     const struct {
         Codec codec;
@@ -471,7 +466,7 @@ void stored_study(const std::string& path) {
                     {Codec::Xz, 6, 19, true},    {Codec::Xz, 6, 20, true},   {Codec::Zstd, 15, 17, true},
                     {Codec::Zstd, 19, 17, true}, {Codec::Zstd, 6, 17, true}, {Codec::Zstd, 9, 17, true},
                     {Codec::Zstd, 12, 17, true}, {Codec::Zstd, 13, 17, true}};
-    const std::string name = std::filesystem::path(path).stem().string();
+    std::vector<Variant> variants;
     for (const auto& [codec, level, log_block, ranked] : settings) {
         const Variant v{codec_name(codec) + std::to_string(level) + " 2^" + std::to_string(log_block) +
                             (ranked ? " ranked" : ""),
@@ -482,9 +477,18 @@ void stored_study(const std::string& path) {
                         0,
                         false,
                         ranked};
-        if (!wanted(v.name, std::getenv("STORED_VARIANT"))) continue;
-        print_row(name, v.name, run(sides, v));
+        if (wanted(v.name, std::getenv("STORED_VARIANT"))) variants.push_back(v);
     }
+    if (variants.empty()) return;
+    std::vector<SideCodes> stored = stored_codes(path);
+    if (const char* most = std::getenv("STORED_SAMPLE")) {
+        uint64_t run = 0;
+        for (const Variant& v : variants) run = std::max(run, v.block);
+        for (SideCodes& s : stored) s = sampled(s, run, std::max(1, std::atoi(most)));
+    }
+    const std::array<SideCodes, 2> sides = {stored.front(), stored.size() > 1 ? stored[1] : SideCodes{}};
+    const std::string name = std::filesystem::path(path).stem().string();
+    for (const Variant& v : variants) print_row(name, v.name, run(sides, v));
 }
 
 int study(int argc, char** argv) {
