@@ -71,15 +71,22 @@ class Errors(TempDir, unittest.TestCase):
         self.assertIn(os.path.join(damaged, "KQvK.rtb"), str(raised.exception))
         self.assertNotIsInstance(raised.exception, retrograde.TableMissing)
 
-    def test_moves_into_a_missing_table(self):
+    def test_missing_subtables(self):
         alone = self.subdir("alone")
         shutil.copy(os.path.join(self.dir, "KPvK.rtb"), alone)
         tb = retrograde.Tablebase(alone)
         fen = "8/P7/8/8/8/8/8/K1k5 w - - 0 1"  # a8=Q wins, into KQvK
-        # The file's values are settled by exits (format version 5): promotions into KQvK complete them.
-        self.assertRaisesRegex(retrograde.TableMissing, "^no table for KQvK in ", tb.probe, fen)
-        self.assertRaisesRegex(retrograde.TableMissing, "^no table for KQvK in ", tb.moves, fen)
-        self.assertRaisesRegex(retrograde.Error, "no table for KQvK in ", tb.line, fen)
+        # The file's values are settled by exits (format version 6): it reads through the tables of its
+        # promotions, and without them it cannot be read, which is not a missing table.
+        message = ("KPvK.rtb reads its values through the tables one capture or promotion away, and "
+                   "KBvK, KNvK, KQvK and KRvK are missing from " + alone)
+        for method in [tb.probe, tb.moves]:
+            with self.subTest(method=method.__name__):
+                with self.assertRaises(retrograde.TableFileError) as raised:
+                    method(fen)
+                self.assertIn(message, str(raised.exception))
+                self.assertNotIsInstance(raised.exception, retrograde.TableMissing)
+        self.assertRaisesRegex(retrograde.Error, message, tb.line, fen)
 
     def test_bad_generate_arguments(self):
         out = self.subdir("generated")
