@@ -34,7 +34,7 @@ typedef enum retro_status {
     RETRO_ERR_BAD_POSITION = 4,     /* bitboards that do not make a legal position */
     RETRO_ERR_TOO_MANY_MEN = 5,     /* more men than any table holds */
     RETRO_ERR_MISSING_TABLE = 6,    /* the position's table is not in the directory */
-    RETRO_ERR_CORRUPTED = 7,        /* a table file that cannot be read (corrupted, or its sub-tables missing) */
+    RETRO_ERR_CORRUPTED = 7,        /* a table file that cannot be read: corrupted, or sub-tables missing */
     RETRO_ERR_NO_MOVE = 8,          /* retro_best_move: checkmate or stalemate, no legal move */
     RETRO_ERR_BUFFER_TOO_SMALL = 9, /* retro_moves: the array has too few elements */
     RETRO_ERR_NO_MEMORY = 10,
