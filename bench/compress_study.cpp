@@ -26,6 +26,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -425,12 +426,11 @@ std::vector<SideCodes> stored_codes(const std::string& path) {
 // Whether a row is wanted: no filter, or its name holds one of the filter's comma-separated texts.
 bool wanted(const std::string& name, const char* filter) {
     if (!filter) return true;
-    std::string texts = filter;
-    for (size_t from = 0;;) {
-        const size_t comma = texts.find(',', from);
-        if (name.find(texts.substr(from, comma - from)) != std::string::npos) return true;
-        if (comma == std::string::npos) return false;
-        from = comma + 1;
+    for (std::string_view texts = filter;;) {
+        const size_t comma = texts.find(',');
+        if (name.find(texts.substr(0, comma)) != std::string::npos) return true;
+        if (comma == std::string_view::npos) return false;
+        texts.remove_prefix(comma + 1);
     }
 }
 
