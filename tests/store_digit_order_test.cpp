@@ -1,5 +1,6 @@
 // Files that store their entries in another order of the index's digits (format v3): the order's
-// arithmetic, round trips of DTM tables and WDL bitbases, the search, and bad orders in a header.
+// arithmetic, round trips of DTM tables and WDL bitbases, the search and its sample, and bad orders in
+// a header.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -7,6 +8,7 @@
 
 #include "store/digit_order.hpp"
 #include "store/format.hpp"
+#include "store/layout_sample.hpp"
 #include "store/table_reader.hpp"
 #include "store_test_util.hpp"
 
@@ -96,6 +98,40 @@ TEST(StoreDigitOrder, TheSearchKeepsTheNaturalOrderUnlessAnotherIsSmaller) {
     EXPECT_TRUE(n.header().digit_order.empty());
     EXPECT_LE(s.file_size(), n.file_size());
     EXPECT_EQ(s.header().version == format::VERSION_DIGIT_ORDER, !s.header().digit_order.empty());
+}
+
+// The layouts are ranked on 8 blocks a side, evenly spread, or on more runs of 2^17 entries when
+// blocks are larger, so that large blocks are not ranked on a few spots of the table.
+TEST(StoreDigitOrder, TheSearchSamplesRunsOfAtMost2To17EntriesSpreadOverEachSide) {
+    const std::array<Color, 2> both{WHITE, BLACK};
+    const uint64_t entries = 110'000'000;  // 840 runs of 2^17 entries, the last one short
+    const auto check = [&](uint32_t block, uint32_t run, size_t per_side, uint64_t step) {
+        const std::vector<SampledRun> sample = layout_sample(entries, block, both);
+        ASSERT_EQ(sample.size(), 2 * per_side) << "blocks of " << block;
+        for (size_t k = 0; k < sample.size(); ++k) {
+            EXPECT_EQ(sample[k].side, k < per_side ? WHITE : BLACK);
+            EXPECT_EQ(sample[k].first, (step / 2 + step * (k % per_side)) * run) << "blocks of " << block;
+            EXPECT_EQ(sample[k].n, run);
+        }
+    };
+    check(1 << 17, 1 << 17, 8, 105);
+    check(1 << 15, 1 << 15, 8, 419);  // 3357 blocks
+    check(1 << 18, 1 << 17, 16, 52);
+    check(1 << 19, 1 << 17, 32, 26);
+    check(1 << 20, 1 << 17, 32, 26);
+    check(1 << 24, 1 << 17, 32, 26);
+
+    // A side smaller than a run is sampled whole; a kept side alone is sampled alone.
+    const std::array<Color, 1> black{BLACK};
+    const std::vector<SampledRun> small = layout_sample(1000, 1 << 20, black);
+    ASSERT_EQ(small.size(), 1u);
+    EXPECT_EQ(small[0].side, BLACK);
+    EXPECT_EQ(small[0].first, 0u);
+    EXPECT_EQ(small[0].n, 1000u);
+    const std::vector<SampledRun> tail = layout_sample(5 * (1 << 17) + 7, 1 << 17, black);
+    ASSERT_EQ(tail.size(), 6u);  // fewer runs than 8: every one
+    EXPECT_EQ(tail.back().first, 5u << 17);
+    EXPECT_EQ(tail.back().n, 7u);
 }
 
 TEST(StoreDigitOrder, BadOrdersInAHeaderAreRefused) {

@@ -191,7 +191,8 @@ TEST_F(TbgenCli, Help) {
 
 // --wdl writes a bitbase beside every table, and its win/draw/loss agrees with the DTM table on every
 // entry that is a legal position; the files are zstd's unless --codec says otherwise (xz for the
-// shipping form), and --codec and --level write files that read back to the same values.
+// shipping form, in blocks of 2^20 entries unless --block-entries says otherwise), and --codec and
+// --level write files that read back to the same values.
 TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     const fs::path zstd = dir_ / "zstd", xz = dir_ / "xz", shipping = dir_ / "shipping";
     ASSERT_EQ(tbgen("KRvK --wdl -q -o " + zstd.string()).status, 0);
@@ -229,6 +230,16 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     EXPECT_NE(tbgen("KRvK --codec lz4 -o " + xz.string()).status, 0);
     ASSERT_EQ(tbgen("KRvK --shipping -q -o " + shipping.string()).status, 0);
     EXPECT_EQ(codec(shipping), Codec::Xz);
+    const auto block_entries = [](const fs::path& d) {
+        return TableReader(table_path(d, Material::parse("KRvK")), format::Metric::Dtm)
+            .header()
+            .block_entries;
+    };
+    EXPECT_EQ(block_entries(shipping), 1u << 20);  // the shipping form's blocks: 1 MiB of codes
+    EXPECT_EQ(block_entries(zstd), 1u << 17);
+    const fs::path shipping_small = dir_ / "shipping-small-blocks";
+    ASSERT_EQ(tbgen("KRvK --shipping --block-entries 8192 -q -o " + shipping_small.string()).status, 0);
+    EXPECT_EQ(block_entries(shipping_small), 8192u);
 
     const fs::path fast = dir_ / "fast";
     ASSERT_EQ(tbgen("KRvK --level 1 -q -o " + fast.string()).status, 0);

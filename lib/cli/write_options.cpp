@@ -19,8 +19,9 @@ void add_write_options(po::options_description& options) {
         "compression level (default: zstd 15, xz 6, zlib 9); lower writes faster and larger files "
         "(docs/guide.md)")(
         "block-entries", po::value<uint32_t>(),
-        "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes); "
-        "smaller blocks make cold probes faster and files larger (docs/c-api.md#speed)")(
+        "entries per compressed block, a power of two from 1024 to 16777216 (default: 128 KiB of codes, "
+        "1048576 with --shipping); smaller blocks make cold probes faster and files larger "
+        "(docs/c-api.md#speed)")(
         "shipping",
         "write the shipping form: one side to move per table (the one that compresses smaller), 43-46% "
         "of the bytes of the full form; probes rebuild the other side by a one-ply search over the kept side "
@@ -55,7 +56,10 @@ WriteOptions write_options_from(const po::variables_map& vm) {
                                      std::to_string(format::MIN_BLOCK_ENTRIES) + " to " +
                                      std::to_string(format::MAX_BLOCK_ENTRIES));
     }
-    if (vm.count("shipping")) w.keep = WriteOptions::Sides::Smaller;
+    if (vm.count("shipping")) {
+        w.keep = WriteOptions::Sides::Smaller;
+        if (!vm.count("block-entries")) w.block_entries = SHIPPING_BLOCK_ENTRIES;
+    }
     if (vm.count("self-contained")) w.settle_exits = false;
     return w;
 }

@@ -17,6 +17,7 @@
 #include "store/checksum.hpp"
 #include "store/digit_order.hpp"
 #include "store/format.hpp"
+#include "store/layout_sample.hpp"
 #include "store/packed_codes.hpp"
 #include "store/table_reader.hpp"
 #include "store/write_journal.hpp"
@@ -64,16 +65,17 @@ struct Layout {
     std::optional<Color> dropped;
 };
 
-// The candidate order and kept sides whose sample of blocks (up to SAMPLE per side, evenly spread)
-// compress to the fewest bytes; ties go to the earlier candidate (the natural order first), then to
-// white. stored_bytes(side, j, order, fast) compresses block j of a side as it would be stored, or
-// with the codec's fast level when `fast`: with more than FINALISTS candidates, every one is ranked
-// fast, and the FINALISTS best are compressed as stored. Measured with tbpack on 39 tables of 3-5
-// men: the same files, byte for byte, as compressing every candidate as stored, in 13% less CPU time
-// (371 -> 323 s); the fast ranking alone saved 27% but cost 1.3% more bytes (KRRvKR 5.3%).
+// The candidate order and kept sides whose sample of runs (layout_sample) compresses to the fewest
+// bytes; ties go to the earlier candidate (the natural order first), then to white.
+// stored_bytes(side, first, n, order, fast) compresses the n entries of a side from `first` as a
+// block would be stored, or with the codec's fast level when `fast`: with more than FINALISTS
+// candidates, every one is ranked fast, and the FINALISTS best are compressed as stored. Measured
+// with tbpack on 39 tables of 3-5 men: the same files, byte for byte, as compressing every candidate
+// as stored, in 13% less CPU time (371 -> 323 s); the fast ranking alone saved 27% but cost 1.3% more
+// bytes (KRRvKR 5.3%).
 template <class StoredBytes>
-Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_side, WriteOptions::Sides keep,
-                       StoredBytes&& stored_bytes) {
+Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint64_t entries, uint32_t block_entries,
+                       WriteOptions::Sides keep, StoredBytes&& stored_bytes) {
     using Sides = WriteOptions::Sides;
     std::vector<Color> kept_sides;  // the sides a layout may keep
     if (keep != Sides::BlackToMove) kept_sides.push_back(WHITE);
@@ -83,16 +85,8 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
     };
     if (candidates.size() == 1 && keep != Sides::Smaller) return layout(0, kept_sides.front());
 
-    constexpr uint32_t SAMPLE = 8;
     constexpr size_t FINALISTS = 3;
-    struct Sampled {
-        Color side;
-        uint32_t block;
-    };
-    std::vector<Sampled> sample;
-    const uint32_t step = std::max<uint32_t>(1, per_side / SAMPLE);
-    for (Color side : kept_sides)
-        for (uint32_t j = step / 2; j < per_side; j += step) sample.push_back({side, j});
+    const std::vector<SampledRun> sample = layout_sample(entries, block_entries, kept_sides);
 
     // The layouts (candidate, kept side; white alone stands for both sides kept) of `which`, by their
     // sample's bytes, fewest first, ties in candidate order.
@@ -108,7 +102,7 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint32_t per_s
         for (size_t k = 0; k < sample.size(); ++k)
             par::parallel_for(size_t(0), which.size(), [&](size_t w) {
                 bytes[k * which.size() + w] =
-                    stored_bytes(sample[k].side, sample[k].block, candidates[which[w]], fast);
+                    stored_bytes(sample[k].side, sample[k].first, sample[k].n, candidates[which[w]], fast);
             });
         std::vector<Scored> out;
         for (size_t w = 0; w < which.size(); ++w) {
@@ -299,20 +293,19 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     // A file settled by exits is version 6, whose blocks rank their codes again, unless asked for 5.
     const bool ranked = settled && options.rank_blocks;
 
-    // The codes of block j of a side stored in `order`, packed, not yet compressed. Holes and the
-    // entries an exit settles take the block's fill: the value most entries of the block may take
-    // (their own value; any, for a hole; any not better than their own, for a settled entry).
-    auto block_codes = [&](Color side, uint32_t j, const DigitOrder& order) {
+    // The codes of the n entries of a side from `first` (a block, or a layout's sample) stored in
+    // `order`, packed, not yet compressed. Holes and the entries an exit settles take the block's
+    // fill: the value most entries of the block may take (their own value; any, for a hole; any not
+    // better than their own, for a settled entry).
+    auto run_codes = [&](Color side, uint64_t first, uint32_t n, const DigitOrder& order) {
         if (options.stop && options.stop->load(std::memory_order_relaxed))
             throw WriteStopped(path.string() + ": the write was stopped; no file was left");
         const format::Side& s = h.sides[side];
         const std::vector<uint16_t>& code = code_of[side];
-        const uint32_t n = h.entries_in_block(j);
         enum Kind : uint8_t { KEPT, HOLE, SETTLED };
         std::vector<uint16_t> codes(n);
         std::vector<Kind> kind(n);
         std::vector<uint64_t> takers(s.dictionary.size()), settled_by_code(s.dictionary.size());
-        const uint64_t first = uint64_t(j) * h.block_entries;
         std::vector<Dtm> values(n);
         t.read(side, order, first, n, values.data());
         const auto classify = [&](uint32_t i, uint64_t idx, bool hole) {
@@ -348,9 +341,9 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     };
     assert(options.keep == WriteOptions::Sides::Both || metric == Metric::Dtm);  // write_wdl keeps both
     const Layout layout = smallest_layout(
-        orders_to_try(t, options, name), per_side, options.keep,
-        [&](Color side, uint32_t j, const DigitOrder& o, bool fast) {
-            const auto codes = block_codes(side, j, o);
+        orders_to_try(t, options, name), entries, h.block_entries, options.keep,
+        [&](Color side, uint64_t first, uint32_t n, const DigitOrder& o, bool fast) {
+            const auto codes = run_codes(side, first, n, o);
             return compress(h.codec, fast ? std::min(level, codec_fast_level(h.codec)) : level, codes.data(),
                             codes.size())
                 .size();
@@ -382,7 +375,9 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     h.block_crc.assign(h.block_count, 0);
     h.offsets[0] = h.header_bytes();
     const auto stored_block = [&](uint32_t b) {
-        const auto codes = block_codes(h.side_of_block(b), b % per_side, order);
+        const uint32_t j = b % per_side;
+        const auto codes =
+            run_codes(h.side_of_block(b), uint64_t(j) * h.block_entries, h.entries_in_block(j), order);
         return compress(h.codec, level, codes.data(), codes.size());
     };
     const std::vector<uint8_t> layout_bytes = format::serialize(h);
