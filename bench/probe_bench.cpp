@@ -12,6 +12,9 @@
 //   RETRO_BENCH_DIR=DIR probe_bench               the directory of the 5-man table (default:
 //                                                 $TMPDIR/retro-probe-bench, kept between runs)
 //   RETRO_BENCH_MATERIAL=KRPvKR probe_bench       another table (default KQRvKR)
+//   RETRO_BENCH_CACHE_MIB=256 probe_bench         the hot probes' block cache (default 64 MiB, the
+//                                                 library's): the shipping form's blocks of 1 MiB
+//                                                 need more than 64 to hold a probe's one-ply search
 // A missing table is built into the directory with its sub-tables, as `tbgen KQRvKR -o DIR` would
 // (KQRvKR: about 10 minutes on 2 cores), and kept for the next runs; a table written with
 // `tbgen --codec zstd` is probed the same way (cold probes then decode zstd).
@@ -223,9 +226,15 @@ std::vector<Position> hot_positions() {
     return file_positions(HOT, 2, first, 2 * file_block_entries());
 }
 
+// The hot probes' cache: RETRO_BENCH_CACHE_MIB, or the library's default.
+size_t hot_cache_bytes() {
+    const char* mib = std::getenv("RETRO_BENCH_CACHE_MIB");
+    return mib ? size_t(std::strtoull(mib, nullptr, 10)) << 20 : Tablebase::DEFAULT_CACHE_BYTES;
+}
+
 // One Tablebase for the threads of a run, as an engine would share it.
 const Tablebase& hot_tablebase() {
-    static const Tablebase tb(file_dir());
+    static const Tablebase tb(file_dir(), hot_cache_bytes());
     return tb;
 }
 
@@ -245,7 +254,8 @@ BENCHMARK(FileHotCpp)->ThreadRange(1, 2)->UseRealTime();
 retro_tablebase* hot_handle() {
     static retro_tablebase* tb = [] {
         retro_tablebase* h = nullptr;
-        if (retro_open(file_dir().c_str(), 0, &h) != RETRO_OK) throw std::runtime_error(retro_last_error());
+        if (retro_open(file_dir().c_str(), hot_cache_bytes(), &h) != RETRO_OK)
+            throw std::runtime_error(retro_last_error());
         return h;
     }();
     return tb;
