@@ -229,7 +229,7 @@ std::vector<Position> hot_positions() {
 // The hot probes' cache: RETRO_BENCH_CACHE_MIB, or the library's default.
 size_t hot_cache_bytes() {
     const char* mib = std::getenv("RETRO_BENCH_CACHE_MIB");
-    return mib ? size_t(std::strtoull(mib, nullptr, 10)) << 20 : Tablebase::DEFAULT_CACHE_BYTES;
+    return mib ? size_t(std::strtoull(mib, nullptr, 10)) << 20 : BlockCache::DEFAULT_BYTES;
 }
 
 // One Tablebase for the threads of a run, as an engine would share it.

@@ -74,7 +74,7 @@ void bind_probing(py::module_& m) {
                           "A directory of table files (from tbgen or retrograde.generate). Safe to probe "
                           "from several threads at once; the GIL is released while probing.")
         .def(py::init<std::filesystem::path, size_t>(), py::arg("directory"),
-             py::arg("cache_bytes") = size_t(64) << 20,
+             py::arg("cache_bytes") = BlockCache::DEFAULT_BYTES,
              "cache_bytes: the most decompressed blocks kept in memory for probing")
         .def(
             "probe",

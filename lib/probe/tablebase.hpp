@@ -15,6 +15,7 @@
 
 #include "chess/move.hpp"
 #include "probe/one_ply.hpp"
+#include "store/block_cache.hpp"
 #include "store/store_error.hpp"
 #include "store/table_source.hpp"
 
@@ -50,14 +51,13 @@ class MissingSubtablesError : public StoreError {
 // from a one-ply search, per probe or, in find(), for the whole side at once.
 class Tablebase : public TableSource {
 public:
-    static constexpr size_t DEFAULT_CACHE_BYTES = size_t(64) << 20;
     // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp).
-    explicit Tablebase(std::filesystem::path dir = {}, size_t cache_bytes = DEFAULT_CACHE_BYTES);
+    explicit Tablebase(std::filesystem::path dir = {}, size_t cache_bytes = BlockCache::DEFAULT_BYTES);
     ~Tablebase();
     // The same for a directory given by a user: throws ProbeError when dir is not a directory, since
     // a mistyped path would otherwise only show as "no table" at every probe.
     static std::unique_ptr<Tablebase> open_directory(const std::filesystem::path& dir,
-                                                     size_t cache_bytes = DEFAULT_CACHE_BYTES);
+                                                     size_t cache_bytes = BlockCache::DEFAULT_BYTES);
 
     // The directory of the table files (empty for tables given by add() only).
     const std::filesystem::path& directory() const { return dir_; }
