@@ -197,9 +197,10 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     const fs::path zstd = dir_ / "zstd", xz = dir_ / "xz", shipping = dir_ / "shipping";
     ASSERT_EQ(tbgen("KRvK --wdl -q -o " + zstd.string()).status, 0);
     EXPECT_EQ(files(zstd, ".rtw"), (std::set<std::string>{"KRvK.rtw"}));
-    const auto codec = [](const fs::path& d) {
-        return TableReader(table_path(d, Material::parse("KRvK")), format::Metric::Dtm).header().codec;
+    const auto header = [](const fs::path& d) {
+        return TableReader(table_path(d, Material::parse("KRvK")), format::Metric::Dtm).header();
     };
+    const auto codec = [&](const fs::path& d) { return header(d).codec; };
     EXPECT_EQ(codec(zstd), Codec::Zstd);
     // The whole table of a directory, its values settled by exits completed (format version 5).
     const auto whole = [](const fs::path& d) { return Tablebase(d).find(Material::parse("KRvK")); };
@@ -230,11 +231,7 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     EXPECT_NE(tbgen("KRvK --codec lz4 -o " + xz.string()).status, 0);
     ASSERT_EQ(tbgen("KRvK --shipping -q -o " + shipping.string()).status, 0);
     EXPECT_EQ(codec(shipping), Codec::Xz);
-    const auto block_entries = [](const fs::path& d) {
-        return TableReader(table_path(d, Material::parse("KRvK")), format::Metric::Dtm)
-            .header()
-            .block_entries;
-    };
+    const auto block_entries = [&](const fs::path& d) { return header(d).block_entries; };
     EXPECT_EQ(block_entries(shipping), 1u << 20);  // the shipping form's blocks: 1 MiB of codes
     EXPECT_EQ(block_entries(zstd), 1u << 17);
     const fs::path shipping_small = dir_ / "shipping-small-blocks";

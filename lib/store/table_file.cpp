@@ -96,8 +96,8 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint64_t entri
         Color side;
     };
     const auto ranked = [&](const std::vector<size_t>& which, bool fast) {
-        // One sampled block at a time, its candidates side by side: a pawn table read from its slice
-        // store then holds one sampled block's slice at a time, however many the threads.
+        // One sampled run at a time, its candidates side by side: a pawn table read from its slice
+        // store then holds one sampled run's slice at a time, however many the threads.
         std::vector<uint64_t> bytes(which.size() * sample.size());
         for (size_t k = 0; k < sample.size(); ++k)
             par::parallel_for(size_t(0), which.size(), [&](size_t w) {

@@ -39,7 +39,7 @@ bool exact_copy_current(const std::filesystem::path& dir, const Material& m);
 std::set<std::string> table_file_names(const std::filesystem::path& dir);
 
 // The shipping form's blocks, as the apps write it unless told otherwise: 1 MiB of byte codes, 5.2%
-// fewer bytes than blocks of 2^17 entries on six 5-man tables, blocks decoding in 2-12 ms instead of
+// fewer bytes than blocks of 2^17 entries on six 5-man tables, blocks decoding in 1.4-12 ms instead of
 // 0.2-1.6 (docs/guide.md, "Shipping a set").
 constexpr uint32_t SHIPPING_BLOCK_ENTRIES = 1 << 20;
 
