@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
         "Usage: tbpack [options] FROM_DIR TO_DIR [MATERIAL...]\n\n"
         "Reads every DTM table file (*.rtb) of FROM_DIR, or the named materials, in either form (a\n"
         "file in the shipping form has its other side rebuilt from the sub-tables beside it), and\n"
-        "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form (xz),\n"
+        "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form (xz 6e),\n"
         "or --codec xz for the smallest full form (zstd by default). Files are written whole or not at "
         "all,\nand tables whose file in TO_DIR is complete, in the form asked for (shipping or full,\n"
         "settled or self-contained, codec) and not older than its source, are skipped (unless\n"

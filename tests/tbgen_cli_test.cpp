@@ -192,7 +192,7 @@ TEST_F(TbgenCli, Help) {
 // --wdl writes a bitbase beside every table, and its win/draw/loss agrees with the DTM table on every
 // entry that is a legal position; the files are zstd's unless --codec says otherwise (xz for the
 // shipping form, in blocks of 2^20 entries unless --block-entries says otherwise), and --codec and
-// --level write files that read back to the same values.
+// --level (xz's extreme presets too: "9e") write files that read back to the same values.
 TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     const fs::path zstd = dir_ / "zstd", xz = dir_ / "xz", shipping = dir_ / "shipping";
     ASSERT_EQ(tbgen("KRvK --wdl -q -o " + zstd.string()).status, 0);
@@ -244,7 +244,17 @@ TEST_F(TbgenCli, WritesWdlBitbasesAndOtherCodecs) {
     EXPECT_NE(fs::file_size(fast / "KRvK.rtb"), fs::file_size(zstd / "KRvK.rtb"));
     const auto too_high = tbgen("KRvK --codec zstd --level 23 -o " + fast.string());
     EXPECT_EQ(too_high.status, 1);
-    EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22"), std::string::npos) << too_high.err;
+    EXPECT_NE(too_high.err.find("--level for zstd takes 0 to 22, not '23'"), std::string::npos)
+        << too_high.err;
+    // xz's extreme preset: the same values; only xz has one, and a level is a number.
+    const fs::path extreme = dir_ / "extreme";
+    ASSERT_EQ(tbgen("KRvK --codec xz --level 9e -q -o " + extreme.string()).status, 0);
+    EXPECT_TRUE(*whole(extreme) == *dtm);
+    for (const char* bad : {"--codec zstd --level 15e", "--level 6x", "--level e", "--level 10e"}) {
+        const auto refused = tbgen(std::string("KRvK ") + bad + " -o " + extreme.string());
+        EXPECT_EQ(refused.status, 1) << bad;
+        EXPECT_NE(refused.err.find("--level for "), std::string::npos) << bad << ": " << refused.err;
+    }
 
     // Smaller blocks: the same values (holes take each block's most common value, so they differ).
     const fs::path small = dir_ / "small-blocks";

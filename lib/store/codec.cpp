@@ -12,6 +12,7 @@
 #include <boost/iostreams/filter/symmetric.hpp>
 #include <boost/iostreams/filter/zlib.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
+#include <cassert>
 #include <limits>
 #include <memory>
 
@@ -34,10 +35,10 @@ struct ByteSink {
     }
 };
 
-// xz's preset `level` with its dictionary no larger than the input.
-lzma_options_lzma xz_options(int level, size_t input_size) {
+// xz's preset `level` (its extreme variant when asked) with its dictionary no larger than the input.
+lzma_options_lzma xz_options(int level, size_t input_size, bool extreme = false) {
     lzma_options_lzma options;
-    if (lzma_lzma_preset(&options, uint32_t(level)))
+    if (lzma_lzma_preset(&options, uint32_t(level) | (extreme ? LZMA_PRESET_EXTREME : 0)))
         throw CodecError("bad xz level " + std::to_string(level));
     options.dict_size = uint32_t(std::clamp<size_t>(input_size, LZMA_DICT_SIZE_MIN, options.dict_size));
     return options;
@@ -50,8 +51,8 @@ lzma_options_lzma xz_options(int level, size_t input_size) {
 class XzCompressorImpl {
 public:
     using char_type = char;
-    XzCompressorImpl(int level, size_t input_size) {
-        lzma_options_lzma options = xz_options(level, input_size);
+    XzCompressorImpl(int level, size_t input_size, bool extreme) {
+        lzma_options_lzma options = xz_options(level, input_size, extreme);
         const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
         if (lzma_stream_encoder(&stream_, filters, LZMA_CHECK_NONE) != LZMA_OK)
             throw CodecError("cannot set up the xz encoder");
@@ -161,7 +162,8 @@ uint64_t codec_thread_bytes(Codec codec, int level, size_t block_bytes) {
     return 0;
 }
 
-std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size) {
+std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_t size, bool xz_extreme) {
+    assert(!xz_extreme || codec == Codec::Xz);
     if (codec == Codec::Zstd) return zstd_compress(level, data, size);
     std::vector<uint8_t> out;
     {
@@ -171,7 +173,7 @@ std::vector<uint8_t> compress(Codec codec, int level, const uint8_t* data, size_
                 os.push(io::zlib_compressor(io::zlib_params(level), BUFFER), BUFFER);
                 break;
             case Codec::Xz:
-                os.push(XzCompressor(BUFFER, level, size), BUFFER);
+                os.push(XzCompressor(BUFFER, level, size, xz_extreme), BUFFER);
                 break;
             default:
                 throw CodecError("cannot compress with unknown " + codec_name(codec));

@@ -222,6 +222,8 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     if (level > codec_max_level(options.codec))
         throw StoreError(name + ": " + codec_name(options.codec) + " level " + std::to_string(level) +
                          " is above " + std::to_string(codec_max_level(options.codec)));
+    if (options.xz_extreme && options.codec != Codec::Xz)
+        throw StoreError(name + ": only xz has an extreme preset, not " + codec_name(options.codec));
     if (options.min_bits < -1 || options.min_bits > 8) throw StoreError(name + ": min_bits must be -1 to 8");
     const int min_bits = options.min_bits >= 0 ? options.min_bits : metric == Metric::Dtm ? 8 : 2;
     const IndexScheme& scheme = t.scheme();
@@ -378,11 +380,12 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
         const uint32_t j = b % per_side;
         const auto codes =
             run_codes(h.side_of_block(b), uint64_t(j) * h.block_entries, h.entries_in_block(j), order);
-        return compress(h.codec, level, codes.data(), codes.size());
+        return compress(h.codec, level, codes.data(), codes.size(), options.xz_extreme);
     };
     const std::vector<uint8_t> layout_bytes = format::serialize(h);
+    const int setting[] = {level, options.xz_extreme};  // blocks written otherwise are not resumed
     WriteJournal journal(
-        path, checksum64(&level, sizeof level, checksum64(layout_bytes.data(), layout_bytes.size())),
+        path, checksum64(setting, sizeof setting, checksum64(layout_bytes.data(), layout_bytes.size())),
         h.offsets[0]);
     if (const size_t n = journal.ends().size();
         n > 0 && !journal.last_block_holds(stored_block(uint32_t(n - 1))))

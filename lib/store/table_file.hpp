@@ -46,6 +46,8 @@ constexpr uint32_t SHIPPING_BLOCK_ENTRIES = 1 << 20;
 struct WriteOptions {
     Codec codec = Codec::Xz;
     int level = -1;  // -1: the codec's default (codec_default_level)
+    // xz only: the extreme preset of that level (xz -6e). The apps write the shipping form with it.
+    bool xz_extreme = false;
     // Entries per block: a power of two, 2^10 to 2^24; 0 picks blocks of 128 KiB of codes
     // (2^17 entries of 8-bit codes, 2^19 of 2-bit codes). See docs/format.md for the measurements.
     // The apps write the shipping form in SHIPPING_BLOCK_ENTRIES.
