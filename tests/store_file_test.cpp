@@ -54,8 +54,8 @@ TEST(StoreFile, RoundTripEveryCodecBlockSizeAndWidth) {
                     for (bool fill : {false, true}) {
                         WriteOptions o;
                         o.codec = codec, o.block_entries = block, o.min_bits = min_bits, o.fill_holes = fill;
-                        o.xz_extreme =
-                            codec == Codec::Xz && fill;  // the extreme preset's streams decode alike
+                        // The extreme preset's streams decode alike.
+                        o.xz_extreme = codec == Codec::Xz && fill;
                         const auto path = table_path(dir.path, table->material());
                         write_table(*table, path, o);
                         const std::string what = std::string(name) + " " + codec_name(codec) + " block " +

@@ -1,6 +1,6 @@
 #include "cli/write_options.hpp"
 
-#include <algorithm>
+#include <charconv>
 #include <stdexcept>
 #include <string>
 
@@ -40,15 +40,14 @@ namespace {
 // "--level N", or "Ne" for xz's extreme preset.
 void set_level(WriteOptions& w, const std::string& codec, const std::string& text) {
     const bool extreme = w.codec == Codec::Xz && !text.empty() && text.back() == 'e';
-    const std::string digits = extreme ? text.substr(0, text.size() - 1) : text;
-    const bool numeric =
-        !digits.empty() && digits.size() <= 2 &&
-        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!numeric || std::stoi(digits) > codec_max_level(w.codec))
+    const char* end = text.data() + text.size() - (extreme ? 1 : 0);
+    int level = -1;
+    const auto parsed = std::from_chars(text.data(), end, level);
+    if (parsed.ec != std::errc() || parsed.ptr != end || level < 0 || level > codec_max_level(w.codec))
         throw std::runtime_error(
             "--level for " + codec + " takes 0 to " + std::to_string(codec_max_level(w.codec)) +
             (w.codec == Codec::Xz ? ", or 0e to 9e for the extreme preset" : "") + ", not '" + text + "'");
-    w.level = std::stoi(digits);
+    w.level = level;
     w.xz_extreme = extreme;
 }
 
