@@ -26,14 +26,17 @@ using namespace retro;
 namespace {
 
 // Whether `to` is complete and what this pack would write from `from`: the same form (shipping or
-// full, settled by exits or self-contained, codec), and not older than its source. A rerun after an
-// interruption skips it; a pack into another form, or after the source was built again, does not.
+// full, settled by exits or self-contained, codec, and the block size when one is asked for), and not
+// older than its source. A rerun after an interruption skips it; a pack into another form, or after
+// the source was built again, does not. (The level is not in the file: a pack at another level into
+// the same directory wants --overwrite.)
 bool packed_already(const fs::path& from, const fs::path& to, const WriteOptions& write) {
     if (!fs::exists(from) || !table_file_valid(to) || fs::last_write_time(to) < fs::last_write_time(from))
         return false;
     const format::Header h = TableReader(to, format::Metric::Dtm).header();
     return h.codec == write.codec && h.dropped.has_value() == (write.keep != WriteOptions::Sides::Both) &&
-           h.exits_settled() == write.settle_exits;
+           h.exits_settled() == write.settle_exits &&
+           (write.block_entries == 0 || h.block_entries == write.block_entries);
 }
 
 // Files settled by exits or in the shipping form read through the tables one capture or promotion
@@ -105,8 +108,9 @@ int main(int argc, char** argv) {
         "writes it into TO_DIR with the options below: e.g. --shipping for the shipping form (xz 6e),\n"
         "or --codec xz for the smallest full form (zstd by default). Files are written whole or not at "
         "all,\nand tables whose file in TO_DIR is complete, in the form asked for (shipping or full,\n"
-        "settled or self-contained, codec) and not older than its source, are skipped (unless\n"
-        "--overwrite): after an interruption the same command resumes.\n\n"
+        "settled or self-contained, codec, block size) and not older than its source, are skipped\n"
+        "(unless --overwrite; also to write another level): after an interruption the same command\n"
+        "resumes.\n\n"
         "Options");
     int threads = 0;
     visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),

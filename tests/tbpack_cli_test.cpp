@@ -80,7 +80,8 @@ TEST_F(TbpackCli, ARerunSkipsCompleteFiles) {
     EXPECT_EQ(overwritten.out.find("complete in"), std::string::npos) << overwritten.out;
 }
 
-// A complete file of another form, or older than its source, is written again, not skipped.
+// A complete file of another form (shipping or full, block size), or older than its source, is written
+// again, not skipped.
 TEST_F(TbpackCli, AFileOfAnotherFormOrOlderThanItsSourceIsWrittenAgain) {
     const std::string dirs = full().string() + " " + dir("forms").string();
     ASSERT_EQ(run("tbpack", dirs).status, 0);  // full, zstd
@@ -95,6 +96,13 @@ TEST_F(TbpackCli, AFileOfAnotherFormOrOlderThanItsSourceIsWrittenAgain) {
     const test::AppOutcome rebuilt = run("tbpack", "--shipping " + dirs);
     EXPECT_EQ(rebuilt.out.find("KPvK: complete in "), std::string::npos) << rebuilt.out;
     EXPECT_NE(rebuilt.out.find("(4 complete already, skipped"), std::string::npos) << rebuilt.out;
+    // Another block size asked for is another form; the same one asked again is not.
+    const test::AppOutcome other_blocks = run("tbpack", "--shipping --block-entries 65536 " + dirs);
+    ASSERT_EQ(other_blocks.status, 0) << other_blocks.out << other_blocks.err;
+    EXPECT_EQ(other_blocks.out.find("complete in"), std::string::npos) << other_blocks.out;
+    EXPECT_EQ(TableReader(kpk, format::Metric::Dtm).header().block_entries, 65536u);
+    const test::AppOutcome same_blocks = run("tbpack", "--shipping --block-entries 65536 " + dirs);
+    EXPECT_NE(same_blocks.out.find("(5 complete already, skipped"), std::string::npos) << same_blocks.out;
     EXPECT_EQ(run("tbdiff", dirs).status, 0);
 }
 
