@@ -100,26 +100,35 @@ TEST(StoreDigitOrder, TheSearchKeepsTheNaturalOrderUnlessAnotherIsSmaller) {
     EXPECT_EQ(s.header().version == format::VERSION_DIGIT_ORDER, !s.header().digit_order.empty());
 }
 
-// The layouts are ranked on 8 blocks a side, evenly spread, or on more runs of 2^17 entries when
-// blocks are larger, so that large blocks are not ranked on a few spots of the table.
-TEST(StoreDigitOrder, TheSearchSamplesRunsOfAtMost2To17EntriesSpreadOverEachSide) {
+// The layouts are ranked on 8 blocks a side, or on more runs of 2^17 entries when blocks are larger,
+// one in each of as many equal strata of the side, at places that differ from stratum to stratum (runs
+// at the same place in every stratum misranked KBPvKN's orders), the same places at every call.
+TEST(StoreDigitOrder, TheSearchSamplesRunsOfAtMost2To17EntriesOnePerStratumOfEachSide) {
     const std::array<Color, 2> both{WHITE, BLACK};
     const uint64_t entries = 110'000'000;  // 840 runs of 2^17 entries, the last one short
-    const auto check = [&](uint32_t block, uint32_t run, size_t per_side, uint64_t step) {
+    const auto check = [&](uint32_t block, uint32_t run, uint64_t per_side) {
         const std::vector<SampledRun> sample = layout_sample(entries, block, both);
         ASSERT_EQ(sample.size(), 2 * per_side) << "blocks of " << block;
+        EXPECT_EQ(sample, layout_sample(entries, block, both));
+        const uint64_t runs = (entries + run - 1) / run;
+        std::set<uint64_t> places_in_stratum;
         for (size_t k = 0; k < sample.size(); ++k) {
+            const uint64_t stratum = k % per_side, first_run = stratum * runs / per_side;
             EXPECT_EQ(sample[k].side, k < per_side ? WHITE : BLACK);
-            EXPECT_EQ(sample[k].first, (step / 2 + step * (k % per_side)) * run) << "blocks of " << block;
-            EXPECT_EQ(sample[k].n, run);
+            EXPECT_EQ(sample[k].first % run, 0u);
+            EXPECT_GE(sample[k].first / run, first_run) << "blocks of " << block << ", run " << k;
+            EXPECT_LT(sample[k].first / run, (stratum + 1) * runs / per_side) << "blocks of " << block;
+            EXPECT_EQ(sample[k].n, std::min<uint64_t>(run, entries - sample[k].first));
+            places_in_stratum.insert(sample[k].first / run - first_run);
         }
+        EXPECT_GE(places_in_stratum.size(), per_side / 2) << "blocks of " << block;
     };
-    check(1 << 17, 1 << 17, 8, 105);
-    check(1 << 15, 1 << 15, 8, 419);  // 3357 blocks
-    check(1 << 18, 1 << 17, 16, 52);
-    check(1 << 19, 1 << 17, 32, 26);
-    check(1 << 20, 1 << 17, 32, 26);
-    check(1 << 24, 1 << 17, 32, 26);
+    check(1 << 17, 1 << 17, 8);
+    check(1 << 15, 1 << 15, 8);  // 3357 blocks
+    check(1 << 18, 1 << 17, 16);
+    check(1 << 19, 1 << 17, 32);
+    check(1 << 20, 1 << 17, 32);
+    check(1 << 24, 1 << 17, 32);
 
     // A side smaller than a run is sampled whole; a kept side alone is sampled alone.
     const std::array<Color, 1> black{BLACK};
