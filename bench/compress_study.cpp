@@ -103,6 +103,7 @@ struct Variant {
     size_t dictionary;            // bytes; 0: none
     bool raw_dictionary = false;  // pieces of the table itself instead of a trained dictionary
     bool block_ranked = false;    // codes ranked again per block, as format version 6 stores them
+    bool xz_extreme = false;      // xz's extreme preset (6e)
 };
 
 struct Result {
@@ -200,7 +201,7 @@ Result run(const std::array<SideCodes, 2>& sides, const Variant& v) {
                 out.resize(got);
                 stored[b] = std::move(out);
             } else {
-                stored[b] = compress(v.codec, v.level, raw[b].data(), raw[b].size());
+                stored[b] = compress(v.codec, v.level, raw[b].data(), raw[b].size(), v.xz_extreme);
             }
             cpu.local() += thread_cpu_seconds() - start;
         });
@@ -453,30 +454,49 @@ SideCodes sampled(const SideCodes& s, uint64_t run, uint64_t most) {
 // give with its fills, orders and settled entries as they are. STORED_SAMPLE=N: over sampled()
 // codes only, in runs of the largest block studied.
 void stored_study(const std::string& path) {
-    // Codec, level, log2 of the block's entries, and whether the codes are ranked again per block.
+    // Codec, level, log2 of the block's entries, whether the codes are ranked again per block, and
+    // xz's extreme preset.
     const struct {
         Codec codec;
         int level, log_block;
-        bool block_ranked = false;
-    } settings[] = {{Codec::Xz, 6, 17},          {Codec::Xz, 6, 19},         {Codec::Xz, 6, 20},
-                    {Codec::Xz, 4, 17},          {Codec::Xz, 2, 17},         {Codec::Xz, 2, 20},
-                    {Codec::Zstd, 3, 17},        {Codec::Zstd, 9, 17},       {Codec::Zstd, 9, 20},
-                    {Codec::Zstd, 15, 17},       {Codec::Zstd, 15, 20},      {Codec::Zstd, 19, 17},
-                    {Codec::Zstd, 19, 20},       {Codec::Xz, 6, 17, true},   {Codec::Xz, 6, 18, true},
-                    {Codec::Xz, 6, 19, true},    {Codec::Xz, 6, 20, true},   {Codec::Zstd, 15, 17, true},
-                    {Codec::Zstd, 19, 17, true}, {Codec::Zstd, 6, 17, true}, {Codec::Zstd, 9, 17, true},
-                    {Codec::Zstd, 12, 17, true}, {Codec::Zstd, 13, 17, true}};
+        bool block_ranked = false, xz_extreme = false;
+    } settings[] = {{Codec::Xz, 6, 17},
+                    {Codec::Xz, 6, 19},
+                    {Codec::Xz, 6, 20},
+                    {Codec::Xz, 4, 17},
+                    {Codec::Xz, 2, 17},
+                    {Codec::Xz, 2, 20},
+                    {Codec::Zstd, 3, 17},
+                    {Codec::Zstd, 9, 17},
+                    {Codec::Zstd, 9, 20},
+                    {Codec::Zstd, 15, 17},
+                    {Codec::Zstd, 15, 20},
+                    {Codec::Zstd, 19, 17},
+                    {Codec::Zstd, 19, 20},
+                    {Codec::Xz, 6, 17, true},
+                    {Codec::Xz, 6, 18, true},
+                    {Codec::Xz, 6, 19, true},
+                    {Codec::Xz, 6, 20, true},
+                    {Codec::Zstd, 15, 17, true},
+                    {Codec::Zstd, 19, 17, true},
+                    {Codec::Zstd, 6, 17, true},
+                    {Codec::Zstd, 9, 17, true},
+                    {Codec::Zstd, 12, 17, true},
+                    {Codec::Zstd, 13, 17, true},
+                    {Codec::Xz, 6, 19, true, true},
+                    {Codec::Xz, 6, 20, true, true}};
     std::vector<Variant> variants;
-    for (const auto& [codec, level, log_block, ranked] : settings) {
-        const Variant v{codec_name(codec) + std::to_string(level) + " 2^" + std::to_string(log_block) +
-                            (ranked ? " ranked" : ""),
+    for (const auto& [codec, level, log_block, ranked, extreme] : settings) {
+        const Variant v{codec_name(codec) + std::to_string(level) + (extreme ? "e" : "") + " 2^" +
+                            std::to_string(log_block) + (ranked ? " ranked" : ""),
                         Fill::BlockMode,
                         uint64_t(1) << log_block,
                         codec,
                         level,
                         0,
                         false,
-                        ranked};
+                        ranked,
+                        extreme};
         if (wanted(v.name, std::getenv("STORED_VARIANT"))) variants.push_back(v);
     }
     if (variants.empty()) return;
