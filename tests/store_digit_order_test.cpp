@@ -102,14 +102,15 @@ TEST(StoreDigitOrder, TheSearchKeepsTheNaturalOrderUnlessAnotherIsSmaller) {
 
 // The layouts are ranked on 8 blocks a side, or on more runs of 2^17 entries when blocks are larger,
 // one in each of as many equal strata of the side, at places that differ from stratum to stratum (runs
-// at the same place in every stratum misranked KBPvKN's orders), the same places at every call.
+// at the same place in every stratum misranked KBPvKN's orders), the same places at every call; the
+// wider sample that scales the finalists' bytes alike, with `widen` times as many.
 TEST(StoreDigitOrder, TheSearchSamplesRunsOfAtMost2To17EntriesOnePerStratumOfEachSide) {
     const std::array<Color, 2> both{WHITE, BLACK};
     const uint64_t entries = 110'000'000;  // 840 runs of 2^17 entries, the last one short
-    const auto check = [&](uint32_t block, uint32_t run, uint64_t per_side) {
-        const std::vector<SampledRun> sample = layout_sample(entries, block, both);
+    const auto check = [&](uint32_t block, uint32_t run, uint64_t per_side, uint32_t widen = 1) {
+        const std::vector<SampledRun> sample = layout_sample(entries, block, both, widen);
         ASSERT_EQ(sample.size(), 2 * per_side) << "blocks of " << block;
-        EXPECT_EQ(sample, layout_sample(entries, block, both));
+        EXPECT_EQ(sample, layout_sample(entries, block, both, widen));
         const uint64_t runs = (entries + run - 1) / run;
         std::set<uint64_t> places_in_stratum;
         for (size_t k = 0; k < sample.size(); ++k) {
@@ -121,7 +122,8 @@ TEST(StoreDigitOrder, TheSearchSamplesRunsOfAtMost2To17EntriesOnePerStratumOfEac
             EXPECT_EQ(sample[k].n, std::min<uint64_t>(run, entries - sample[k].first));
             places_in_stratum.insert(sample[k].first / run - first_run);
         }
-        EXPECT_GE(places_in_stratum.size(), per_side / 2) << "blocks of " << block;
+        // Places vary (at most as many as a stratum has runs).
+        EXPECT_GE(places_in_stratum.size(), std::min(per_side, runs / per_side) / 2) << "blocks of " << block;
     };
     check(1 << 17, 1 << 17, 8);
     check(1 << 15, 1 << 15, 8);  // 3357 blocks
@@ -129,6 +131,9 @@ TEST(StoreDigitOrder, TheSearchSamplesRunsOfAtMost2To17EntriesOnePerStratumOfEac
     check(1 << 19, 1 << 17, 32);
     check(1 << 20, 1 << 17, 32);
     check(1 << 24, 1 << 17, 32);
+    check(1 << 17, 1 << 17, 64, 8);
+    check(1 << 19, 1 << 17, 256, 8);
+    check(1 << 19, 1 << 17, 840, 32);  // more than the side has: every run
 
     // A side smaller than a run is sampled whole; a kept side alone is sampled alone.
     const std::array<Color, 1> black{BLACK};

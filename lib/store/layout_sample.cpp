@@ -18,12 +18,12 @@ uint64_t scrambled(uint64_t x) {
 
 }  // namespace
 
-std::vector<SampledRun> layout_sample(uint64_t entries, uint32_t block_entries,
-                                      std::span<const Color> sides) {
-    assert(block_entries > 0);
+std::vector<SampledRun> layout_sample(uint64_t entries, uint32_t block_entries, std::span<const Color> sides,
+                                      uint32_t widen) {
+    assert(block_entries > 0 && widen > 0);
     constexpr uint32_t BLOCKS = 8, MOST_RUN_ENTRIES = 1 << 17;
     const uint32_t run = std::min(block_entries, MOST_RUN_ENTRIES);
-    const uint64_t wanted = BLOCKS * std::clamp<uint32_t>(block_entries / run, 1, 4);
+    const uint64_t wanted = widen * BLOCKS * std::clamp<uint32_t>(block_entries / run, 1, 4);
     const uint64_t runs = (entries + run - 1) / run, strata = std::min(runs, wanted);
     std::vector<SampledRun> sample;
     for (Color side : sides)

@@ -25,7 +25,9 @@ struct SampledRun {
 // Each side is cut into as many equal strata as runs, and each run lies at a fixed pseudo-random
 // place in its stratum: runs at the same place in every stratum fell on the same squares of a man
 // in every candidate order, and ranked KBPvKN's orders at 2^18 so badly that the order chosen took
-// 12.8% more bytes than the best (docs/guide.md).
-std::vector<SampledRun> layout_sample(uint64_t entries, uint32_t block_entries, std::span<const Color> sides);
+// 12.8% more bytes than the best (docs/guide.md). `widen` times as many runs (as far as the side
+// has them) make the wider sample that scales the finalists' bytes (store/table_file.cpp).
+std::vector<SampledRun> layout_sample(uint64_t entries, uint32_t block_entries, std::span<const Color> sides,
+                                      uint32_t widen = 1);
 
 }  // namespace retro
