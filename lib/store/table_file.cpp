@@ -94,6 +94,7 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint64_t entri
     constexpr uint32_t WIDER = 8;
     const std::vector<SampledRun> sample = layout_sample(entries, block_entries, kept_sides);
     const std::vector<SampledRun> wide = layout_sample(entries, block_entries, kept_sides, WIDER);
+    const bool widened = wide.size() > sample.size();  // else the sample is the whole table already
 
     // The bytes of each candidate of `which` over `runs`, by side: [w][side].
     using SideBytes = std::array<double, 2>;
@@ -145,12 +146,12 @@ Layout smallest_layout(const std::vector<DigitOrder>& candidates, uint64_t entri
                 std::find(finalists.begin(), finalists.end(), s.candidate) == finalists.end())
                 finalists.push_back(s.candidate);
         std::sort(finalists.begin(), finalists.end());  // ties still go to the earlier candidate
-    } else if (wide.size() > sample.size()) {
+    } else if (widened) {
         const std::vector<SideBytes> fast = sample_bytes(sample, finalists, true);
         for (size_t f = 0; f < finalists.size(); ++f) fast_of[finalists[f]] = fast[f];
     }
     std::vector<SideBytes> bytes = sample_bytes(sample, finalists, false);
-    if (wide.size() > sample.size()) {  // else the sample is the whole table already
+    if (widened) {
         const std::vector<SideBytes> fast_wide = sample_bytes(wide, finalists, true);
         for (size_t f = 0; f < finalists.size(); ++f)
             for (Color side : kept_sides)
