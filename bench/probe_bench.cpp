@@ -4,7 +4,8 @@
 //   cold: the cache emptied before every probe, so each one reads and decodes a block (from the
 //         page cache once the file has been read); the counters give the median and the 10th, 90th
 //         and 99th percentiles of single probes, and their median CPU time, in microseconds;
-//   hot:  4,096 positions from a few blocks, all cached; items_per_second is per thread.
+//   hot:  4,096 positions from two stored blocks of each side, all cached; items_per_second counts
+//         the probes of all threads.
 //
 //   probe_bench                                   all (the 5-man file is built first if missing)
 //   probe_bench --benchmark_filter=File           the file benchmarks only
@@ -13,8 +14,7 @@
 //                                                 $TMPDIR/retro-probe-bench, kept between runs)
 //   RETRO_BENCH_MATERIAL=KRPvKR probe_bench       another table (default KQRvKR)
 //   RETRO_BENCH_CACHE_MIB=256 probe_bench         the hot probes' block cache (default 64 MiB, the
-//                                                 library's): the shipping form's blocks of 1 MiB
-//                                                 need more than 64 to hold a probe's one-ply search
+//                                                 library's)
 // A missing table is built into the directory with its sub-tables, as `tbgen KQRvKR -o DIR` would
 // (KQRvKR: about 10 minutes on 2 cores), and kept for the next runs; a table written with
 // `tbgen --codec zstd` is probed the same way (cold probes then decode zstd).
@@ -124,23 +124,29 @@ const fs::path& file_dir() {
     return dir;
 }
 
-// The file's block size in entries (format::Header), for positions that stay in a few blocks.
-uint64_t file_block_entries() {
-    static const uint64_t n =
-        TableReader(table_path(file_dir(), file_material()), format::Metric::Dtm).header().block_entries;
-    return n;
+// The file's header and digit order (format::Header), for positions that stay in a few blocks.
+const TableReader& file_reader() {
+    static const TableReader reader(table_path(file_dir(), file_material()), format::Metric::Dtm);
+    return reader;
 }
 
-// n random legal positions of the file's material from entries [first, first + span) (span 0: the
-// whole table), either side to move, colours swapped half the time.
+// n random legal positions of the file's material, either side to move, colours swapped half the
+// time: from the whole table, or (span > 0) from the entries the file stores at [first, first +
+// span), which its digit order may scatter over the whole index range.
 std::vector<Position> file_positions(size_t n, uint64_t seed, uint64_t first = 0, uint64_t span = 0) {
     const IndexScheme scheme(file_material());
-    if (span == 0) span = scheme.size();
+    std::vector<uint64_t> stored_range;
+    if (span > 0) {
+        stored_range.resize(span);
+        file_reader().digit_order().for_each_index(first, span,
+                                                   [&](uint64_t k, uint64_t idx) { stored_range[k] = idx; });
+    }
     std::mt19937_64 rng(seed);
     std::vector<Position> out;
     Position pos;
     while (out.size() < n) {
-        if (!scheme.decode(first + rng() % span, pos)) continue;
+        const uint64_t idx = span > 0 ? stored_range[rng() % span] : rng() % scheme.size();
+        if (!scheme.decode(idx, pos)) continue;
         const Color side = Color(rng() & 1);
         pos.set_side_to_move(side);
         if (pos.in_check(~side)) continue;
@@ -220,10 +226,11 @@ void FileColdC(benchmark::State& state) {
 }
 BENCHMARK(FileColdC)->UseManualTime()->Iterations(2000)->Unit(benchmark::kMicrosecond);
 
-// Positions from two blocks' worth of entries of each side, all cached after a first pass.
+// Positions from two stored blocks of each side, all cached after a first pass.
 std::vector<Position> hot_positions() {
-    const uint64_t first = IndexScheme(file_material()).size() / 2;
-    return file_positions(HOT, 2, first, 2 * file_block_entries());
+    const uint64_t block = file_reader().header().block_entries;
+    const uint64_t first = IndexScheme(file_material()).size() / 2 / block * block;
+    return file_positions(HOT, 2, first, 2 * block);
 }
 
 // The hot probes' cache: RETRO_BENCH_CACHE_MIB, or the library's default.
