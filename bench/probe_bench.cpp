@@ -124,7 +124,7 @@ const fs::path& file_dir() {
     return dir;
 }
 
-// The file's header and digit order (format::Header), for positions that stay in a few blocks.
+// The file's index scheme, header and digit order, for positions that stay in a few blocks.
 const TableReader& file_reader() {
     static const TableReader reader(table_path(file_dir(), file_material()), format::Metric::Dtm);
     return reader;
@@ -134,7 +134,7 @@ const TableReader& file_reader() {
 // time: from the whole table, or (span > 0) from the entries the file stores at [first, first +
 // span), which its digit order may scatter over the whole index range.
 std::vector<Position> file_positions(size_t n, uint64_t seed, uint64_t first = 0, uint64_t span = 0) {
-    const IndexScheme scheme(file_material());
+    const IndexScheme& scheme = file_reader().scheme();
     std::vector<uint64_t> stored_range;
     if (span > 0) {
         stored_range.resize(span);
@@ -229,7 +229,7 @@ BENCHMARK(FileColdC)->UseManualTime()->Iterations(2000)->Unit(benchmark::kMicros
 // Positions from two stored blocks of each side, all cached after a first pass.
 std::vector<Position> hot_positions() {
     const uint64_t block = file_reader().header().block_entries;
-    const uint64_t first = IndexScheme(file_material()).size() / 2 / block * block;
+    const uint64_t first = file_reader().scheme().size() / 2 / block * block;
     return file_positions(HOT, 2, first, 2 * block);
 }
 
