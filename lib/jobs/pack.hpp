@@ -1,0 +1,50 @@
+// Rewriting a directory of table files in another form (shipping or full, codec, level, block size)
+// without solving again: tbpack's job, stoppable and resumable like a solve.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "store/table_file.hpp"
+
+namespace retro {
+
+struct PackOptions {
+    // The form to write; write.stop, when set and raised, stops the pack within a block (the blocks
+    // written so far stay for the next pack of that table) or between two tables.
+    WriteOptions write;
+    bool overwrite = false;  // write again the tables whose file is complete in that form
+    // One line per table: packed ("NAME: 1.2 MiB -> 0.6 MiB in 3 s") or skipped.
+    std::function<void(const std::string&)> report = [](const std::string&) {};
+};
+
+struct PackResult {
+    int packed = 0, skipped = 0;
+    uint64_t bytes_before = 0, bytes_after = 0;  // of the packed and skipped tables, in both directories
+    bool interrupted = false;
+    std::string stopped_at;  // where the stop came: "before KQvK", "while packing KQvK (why)"
+};
+
+// Whether `to` is complete and what a pack with `write` would write from `from`: the same form
+// (shipping or full, settled by exits or self-contained, codec, and the block size when one is asked
+// for), and not older than its source. (The level is not in the file.)
+bool packed_already(const std::filesystem::path& from, const std::filesystem::path& to,
+                    const WriteOptions& write);
+
+// Rewrites the tables `names` of `from` (e.g. table_file_names(from)) into `to`, in order, skipping
+// those packed_already unless options.overwrite: after a stop, the same call goes on where it was.
+// Throws for a missing or unreadable source and a failed write.
+PackResult pack_tables(const std::filesystem::path& from, const std::filesystem::path& to,
+                       const std::vector<std::string>& names, const PackOptions& options);
+
+// The tables one capture or promotion away from `names` that are not in `to`, where the files a pack
+// with `write` writes read their values (settled by exits, or in the shipping form); none for
+// self-contained full files.
+std::vector<Material> subtables_missing_from(const std::filesystem::path& to,
+                                             const std::vector<std::string>& names,
+                                             const WriteOptions& write);
+
+}  // namespace retro

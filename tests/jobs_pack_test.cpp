@@ -1,0 +1,113 @@
+// pack_tables (tbpack's job): a stop between tables or inside one ends the pack with nothing but
+// complete files, and the same call then goes on and writes the same values.
+#include <gtest/gtest.h>
+
+#include "jobs/pack.hpp"
+#include "probe/tablebase.hpp"
+#include "store/table_diff.hpp"
+#include "store_test_util.hpp"
+
+namespace retro {
+namespace {
+
+namespace fs = std::filesystem;
+using store_test::small_tables;
+
+class PackTables : public ::testing::Test {
+protected:
+    PackTables()
+        : scratch_("pack-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        fs::create_directories(full());
+        for (const Material& m : build_order({Material::parse("KPvK")})) {
+            write_table(*small_tables().find(m), table_path(full(), m));
+            names_.push_back(m.name());
+        }
+        options_.write.keep = WriteOptions::Sides::Smaller;  // the shipping form
+        options_.write.stop = &stop_;
+        options_.report = [this](const std::string& line) { lines_.push_back(line); };
+    }
+    fs::path full() const { return scratch_.path / "full"; }
+    fs::path packed() const { return scratch_.path / "packed"; }
+    std::vector<std::string> tables_in(const fs::path& dir) const {
+        const std::set<std::string> names = table_file_names(dir);
+        return {names.begin(), names.end()};
+    }
+    // Every table of `packed` holds the values of its full file.
+    void expect_same_values() const {
+        const Tablebase a(full()), b(packed());
+        for (const std::string& name : names_) {
+            const Material m = Material::parse(name);
+            EXPECT_TRUE(diff_tables(*a.find(m), *b.find(m)).identical()) << name;
+        }
+    }
+
+    store_test::ScratchDir scratch_;
+    std::vector<std::string> names_;  // in build order: each table's sub-tables before it
+    std::atomic<bool> stop_{false};
+    PackOptions options_;
+    std::vector<std::string> lines_;
+};
+
+TEST_F(PackTables, AStopBetweenTablesLeavesTheTablesPackedAndTheRerunGoesOn) {
+    ASSERT_EQ(names_.size(), 5u);
+    fs::create_directories(packed());
+    options_.report = [this](const std::string& line) {
+        lines_.push_back(line);
+        stop_ = true;  // as a signal during the first table would
+    };
+    const PackResult stopped = pack_tables(full(), packed(), names_, options_);
+    EXPECT_TRUE(stopped.interrupted);
+    EXPECT_EQ(stopped.packed, 1);
+    EXPECT_EQ(stopped.stopped_at, "before " + names_[1]);
+    EXPECT_EQ(tables_in(packed()), std::vector<std::string>{names_[0]});
+
+    stop_ = false;
+    options_.report = [this](const std::string& line) { lines_.push_back(line); };
+    lines_.clear();
+    const PackResult rest = pack_tables(full(), packed(), names_, options_);
+    EXPECT_FALSE(rest.interrupted);
+    EXPECT_EQ(rest.skipped, 1);
+    EXPECT_EQ(rest.packed, 4);
+    ASSERT_EQ(lines_.size(), 5u);
+    EXPECT_EQ(lines_[0], names_[0] + ": complete in " + packed().string() + ", skipped");
+    EXPECT_EQ(tables_in(packed()).size(), 5u);
+    expect_same_values();
+}
+
+TEST_F(PackTables, AStopInsideATableLeavesNoFileOfItAndTheRerunWritesIt) {
+    fs::create_directories(packed());
+    // Raised from the exit search of the last table: it stops before the table's file is written.
+    options_.write.settle_progress = [this](uint64_t, uint64_t) {
+        if (lines_.size() == 4) stop_ = true;
+    };
+    const PackResult stopped = pack_tables(full(), packed(), names_, options_);
+    EXPECT_TRUE(stopped.interrupted);
+    EXPECT_EQ(stopped.packed, 4);
+    EXPECT_NE(stopped.stopped_at.find(names_[4] + ": stopped while settling values by exits"),
+              std::string::npos)
+        << stopped.stopped_at;
+    EXPECT_FALSE(fs::exists(table_path(packed(), Material::parse(names_[4]))));
+
+    stop_ = false;
+    const PackResult rest = pack_tables(full(), packed(), names_, options_);
+    EXPECT_FALSE(rest.interrupted);
+    EXPECT_EQ(rest.skipped, 4);
+    EXPECT_EQ(rest.packed, 1);
+    expect_same_values();
+}
+
+TEST_F(PackTables, APackIntoItsOwnDirectoryIsRefused) {
+    EXPECT_THROW(pack_tables(full(), full(), names_, options_), std::runtime_error);
+}
+
+TEST_F(PackTables, TheSubTablesAShippingFileReadsThroughAreNamedWhenMissing) {
+    fs::create_directories(packed());
+    EXPECT_EQ(list_names(subtables_missing_from(packed(), {"KPvK"}, options_.write)),
+              "KBvK, KNvK, KQvK and KRvK");
+    WriteOptions self_contained;
+    self_contained.settle_exits = false;
+    EXPECT_TRUE(subtables_missing_from(packed(), {"KPvK"}, self_contained).empty());
+}
+
+}  // namespace
+}  // namespace retro
