@@ -4,6 +4,7 @@
 
 #include "jobs/pack.hpp"
 #include "probe/tablebase.hpp"
+#include "solve/exit_settled.hpp"
 #include "store/table_diff.hpp"
 #include "store_test_util.hpp"
 
@@ -18,8 +19,10 @@ protected:
     PackTables()
         : scratch_("pack-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name())) {
         fs::create_directories(full());
+        // Settled by exits, as tbgen writes them: KPvK reads its promotions' tables whole.
         for (const Material& m : build_order({Material::parse("KPvK")})) {
-            write_table(*small_tables().find(m), table_path(full(), m));
+            write_settled_table(*small_tables().find(m), table_path(full(), m), WriteOptions{},
+                                small_tables());
             names_.push_back(m.name());
         }
         options_.write.keep = WriteOptions::Sides::Smaller;  // the shipping form
@@ -31,6 +34,13 @@ protected:
     std::vector<std::string> tables_in(const fs::path& dir) const {
         const std::set<std::string> names = table_file_names(dir);
         return {names.begin(), names.end()};
+    }
+    // The exact copies in `packed`, by name.
+    std::set<std::string> exact_copies() const {
+        std::set<std::string> names;
+        for (const auto& e : fs::directory_iterator(packed()))
+            if (e.path().extension() == ".exact") names.insert(e.path().stem().string());
+        return names;
     }
     // Every table of `packed` holds the values of its full file.
     void expect_same_values() const {
@@ -60,6 +70,8 @@ TEST_F(PackTables, AStopBetweenTablesLeavesTheTablesPackedAndTheRerunGoesOn) {
     EXPECT_EQ(stopped.packed, 1);
     EXPECT_EQ(stopped.stopped_at, "before " + names_[1]);
     EXPECT_EQ(tables_in(packed()), std::vector<std::string>{names_[0]});
+    EXPECT_EQ(exact_copies(), std::set<std::string>{names_[0]});        // for KPvK, still to pack
+    fs::remove(exact_copy_path(packed(), Material::parse(names_[0])));  // lost: the rerun reads it again
 
     stop_ = false;
     options_.report = [this](const std::string& line) { lines_.push_back(line); };
@@ -69,8 +81,13 @@ TEST_F(PackTables, AStopBetweenTablesLeavesTheTablesPackedAndTheRerunGoesOn) {
     EXPECT_EQ(rest.skipped, 1);
     EXPECT_EQ(rest.packed, 4);
     ASSERT_EQ(lines_.size(), 5u);
-    EXPECT_EQ(lines_[0], names_[0] + ": complete in " + packed().string() + ", skipped");
+    EXPECT_EQ(lines_[0].rfind(names_[0] + ": complete in " + packed().string() +
+                                  ", skipped; read, with an exact copy for the tables that read it, in ",
+                              0),
+              0u)
+        << lines_[0];
     EXPECT_EQ(tables_in(packed()).size(), 5u);
+    EXPECT_TRUE(exact_copies().empty());
     expect_same_values();
 }
 
@@ -93,6 +110,28 @@ TEST_F(PackTables, AStopInsideATableLeavesNoFileOfItAndTheRerunWritesIt) {
     EXPECT_FALSE(rest.interrupted);
     EXPECT_EQ(rest.skipped, 4);
     EXPECT_EQ(rest.packed, 1);
+    expect_same_values();
+}
+
+// The tables that a later table of the pack reads whole are copied exactly once read, and the copies
+// go once that table is packed.
+TEST_F(PackTables, TheTablesReadAgainAreCopiedUntilTheLastReaderIsPacked) {
+    fs::create_directories(packed());
+    std::vector<std::set<std::string>> copies_at_report;
+    options_.report = [this, &copies_at_report](const std::string& line) {
+        lines_.push_back(line);
+        copies_at_report.push_back(exact_copies());
+    };
+    const PackResult r = pack_tables(full(), packed(), names_, options_);
+    ASSERT_EQ(r.packed, 5);
+    ASSERT_EQ(copies_at_report.size(), 5u);
+    EXPECT_EQ(names_[4], "KPvK");  // read by no other: its sub-tables come first
+    EXPECT_EQ(copies_at_report[3], (std::set<std::string>{names_[0], names_[1], names_[2], names_[3]}));
+    EXPECT_NE(lines_[0].find(" in "), std::string::npos) << lines_[0];
+    EXPECT_NE(lines_[0].find(", with an exact copy for the tables that read it"), std::string::npos)
+        << lines_[0];
+    EXPECT_EQ(lines_[4].find("exact copy"), std::string::npos) << lines_[4];
+    EXPECT_TRUE(exact_copies().empty());
     expect_same_values();
 }
 

@@ -1,6 +1,7 @@
 #include "jobs/pack.hpp"
 
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "jobs/estimates.hpp"
@@ -23,6 +24,30 @@ bool packed_already(const fs::path& from, const fs::path& to, const WriteOptions
            (write.block_entries == 0 || h.block_entries == write.block_entries);
 }
 
+namespace {
+
+// The tables of `names`, canonical, each once, every one after those of them it reads.
+std::vector<Material> subtables_first(const std::vector<std::string>& names) {
+    std::set<Material> wanted;
+    for (const std::string& name : names) wanted.insert(Material::parse(name).canonical());
+    std::vector<Material> order;
+    for (const Material& m : build_order({wanted.begin(), wanted.end()}))
+        if (wanted.count(m)) order.push_back(m);
+    return order;
+}
+
+// Writes the table's exact copy into `to`; what the report says of it.
+std::string write_exact_copy(const Table& table, const fs::path& to) {
+    try {
+        write_table(table, exact_copy_path(to, table.material()), exact_copy_options());
+        return ", with an exact copy for the tables that read it";
+    } catch (const StoreError& e) {  // a full disk, say: the tables that read it complete it again
+        return ", without an exact copy (" + std::string(e.what()) + ")";
+    }
+}
+
+}  // namespace
+
 PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vector<std::string>& names,
                        const PackOptions& options) {
     if (fs::equivalent(from, to)) throw std::runtime_error("FROM_DIR and TO_DIR must differ");
@@ -33,36 +58,58 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
         result.stopped_at = where;
         return result;
     };
-    for (const std::string& name : names) {
-        const Material m = Material::parse(name).canonical();
+    // A file settled by exits (or in the shipping form) reads whole only through its sub-tables read
+    // whole, recursively: KPPvKP read its sub-tables' sub-tables again and again for over half an
+    // hour. So each table of the pack that a later one reads gets an exact copy in `to` once it is
+    // read, removed after the last table that reads it.
+    const std::vector<Material> order = subtables_first(names);
+    std::map<Material, size_t> last_reader;  // the position in `order` of the last table reading it
+    for (size_t i = 0; i < order.size(); ++i)
+        for (const Material& sub : direct_subtables(order[i])) last_reader[sub] = i;
+    for (size_t i = 0; i < order.size(); ++i) {
+        const Material& m = order[i];
         if (stop && stop->load()) return stopped("before " + m.name());
         const fs::path source = table_path(from, m), target = table_path(to, m);
-        if (!options.overwrite && packed_already(source, target, options.write)) {
-            result.bytes_before += fs::file_size(source);
-            result.bytes_after += fs::file_size(target);
-            ++result.skipped;
-            options.report(m.name() + ": complete in " + to.string() + ", skipped");
-            continue;
-        }
+        const auto reader = last_reader.find(m);
+        const bool copy_wanted = reader != last_reader.end() && reader->second > i && fs::exists(source) &&
+                                 table_file_needs_subtables(source) && !exact_copy_current(from, m, to);
+        const bool skip = !options.overwrite && packed_already(source, target, options.write);
         const auto start = std::chrono::steady_clock::now();
-        try {
-            // A Tablebase per table: a file in the shipping form is rebuilt from the sub-tables beside
-            // it, and all of them are freed before the next table.
-            Tablebase tables(from);
-            tables.stop_reading_when(stop);
-            const auto table = tables.find(m);
-            if (!table) throw std::runtime_error("no " + source.string());
-            write_settled_table(*table, target, options.write, tables);
-        } catch (const WriteStopped& e) {  // its blocks written so far stay for the next pack
-            return stopped("while packing " + m.name() + " (" + e.what() + ")");
-        } catch (const ReadStopped& e) {
-            return stopped("while packing " + m.name() + " (" + e.what() + ")");
+        std::string copy_note;
+        if (!skip || copy_wanted) {
+            try {
+                // A Tablebase per table: the sub-tables it reads whole are freed before the next one.
+                Tablebase tables(from);
+                tables.stop_reading_when(stop);
+                tables.read_exact_copies(to);
+                const auto table = tables.find(m);
+                if (!table) throw std::runtime_error("no " + source.string());
+                if (!skip) write_settled_table(*table, target, options.write, tables);
+                if (copy_wanted) copy_note = write_exact_copy(*table, to);
+            } catch (const WriteStopped& e) {  // its blocks written so far stay for the next pack
+                return stopped("while packing " + m.name() + " (" + e.what() + ")");
+            } catch (const ReadStopped& e) {
+                return stopped("while packing " + m.name() + " (" + e.what() + ")");
+            }
         }
         const uint64_t before = fs::file_size(source), after = fs::file_size(target);
         result.bytes_before += before, result.bytes_after += after;
-        ++result.packed;
-        options.report(m.name() + ": " + format_bytes(before) + " -> " + format_bytes(after) + " in " +
-                       format_duration(seconds_since(start)));
+        if (skip) {
+            ++result.skipped;
+            options.report(m.name() + ": complete in " + to.string() + ", skipped" +
+                           (copy_wanted
+                                ? "; read" + copy_note + ", in " + format_duration(seconds_since(start))
+                                : std::string()));
+        } else {
+            ++result.packed;
+            options.report(m.name() + ": " + format_bytes(before) + " -> " + format_bytes(after) + " in " +
+                           format_duration(seconds_since(start)) + copy_note);
+        }
+        for (const Material& sub : direct_subtables(m))
+            if (last_reader.at(sub) == i) {
+                std::error_code ignored;  // none was written when sub is not in the pack
+                fs::remove(exact_copy_path(to, sub), ignored);
+            }
     }
     return result;
 }

@@ -50,7 +50,8 @@ Tablebase::Tablebase(const Tablebase& holder, Completing)
       cache_(holder.cache_),
       stop_(holder.stop_),
       holder_(&holder),
-      exact_copies_(holder.exact_copies_) {}
+      exact_copies_(holder.exact_copies_),
+      exact_copy_dir_(holder.exact_copy_dir_) {}
 
 Tablebase::~Tablebase() = default;
 
@@ -99,13 +100,14 @@ SideSet sides_held(const Table& t) {
     return SideSet((t.has_side(WHITE) ? side_bit(WHITE) : 0) | (t.has_side(BLACK) ? side_bit(BLACK) : 0));
 }
 
-// The values of `sides` from the exact copy of m's file in dir, or nullptr when there is no current
-// copy or it does not read as a self-contained table: the file itself is read then.
-std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir, const Material& m, SideSet sides,
-                                       const std::atomic<bool>* stop) {
-    if (!exact_copy_current(dir, m)) return nullptr;
+// The values of `sides` from the exact copy in copy_dir of m's file in dir, or nullptr when there is
+// no current copy or it does not read as a self-contained table: the file itself is read then.
+std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir,
+                                       const std::filesystem::path& copy_dir, const Material& m,
+                                       SideSet sides, const std::atomic<bool>* stop) {
+    if (!exact_copy_current(dir, m, copy_dir)) return nullptr;
     try {
-        StoredTable stored = read_stored_table(exact_copy_path(dir, m), sides, stop);
+        StoredTable stored = read_stored_table(exact_copy_path(copy_dir, m), sides, stop);
         if (stored.exits_settled || stored.dropped) return nullptr;
         return std::move(stored.table);
     } catch (const ReadStopped&) {
@@ -121,7 +123,7 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     const auto path = table_path(dir_, canonical);
     if (!std::filesystem::exists(path)) return nullptr;
     if (exact_copies_)
-        if (auto copy = read_exact_copy(dir_, canonical, sides, stop_)) return copy;
+        if (auto copy = read_exact_copy(dir_, exact_copy_dir_, canonical, sides, stop_)) return copy;
     const format::Header header = TableReader(path, format::Metric::Dtm).header();
     {
         std::lock_guard lock(mutex_);

@@ -77,10 +77,13 @@ public:
     // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
     void stop_reading_when(const std::atomic<bool>* stop) { stop_ = stop; }
     // find() reads a table's exact copy (store/table_file.hpp: written by a job beside a file that
-    // settles values by exits, after it) instead of completing the file, when the copy is there, not
-    // older than the file and readable. For a job's sub-tables only: tbdiff and the verifier must
-    // read the files themselves.
-    void read_exact_copies() { exact_copies_ = true; }
+    // settles values by exits, after it; by tbpack into copy_dir) instead of completing the file, when
+    // the copy is there, not older than the file and readable. For a job's or a pack's sub-tables
+    // only: tbdiff and the verifier must read the files themselves.
+    void read_exact_copies(std::filesystem::path copy_dir = {}) {
+        exact_copies_ = true;
+        exact_copy_dir_ = copy_dir.empty() ? dir_ : std::move(copy_dir);
+    }
 
     // A table added whole, or else the directory's file, read a run at a time (TableSource::values).
     std::unique_ptr<TableValues> values(const Material& m) const override;
@@ -143,6 +146,7 @@ private:
     const std::atomic<bool>* stop_ = nullptr;
     const Tablebase* holder_ = nullptr;
     bool exact_copies_ = false;
+    std::filesystem::path exact_copy_dir_;
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the
     // whole table when both are there.
     static constexpr size_t SLOTS = 64;

@@ -472,9 +472,11 @@ std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Ma
     return dir / (m.name() + ".exact");
 }
 
-bool exact_copy_current(const std::filesystem::path& dir, const Material& m) {
+bool exact_copy_current(const std::filesystem::path& dir, const Material& m,
+                        const std::filesystem::path& copy_dir) {
     std::error_code ec;
-    const auto copy_time = std::filesystem::last_write_time(exact_copy_path(dir, m), ec);
+    const auto copy_time =
+        std::filesystem::last_write_time(exact_copy_path(copy_dir.empty() ? dir : copy_dir, m), ec);
     if (ec) return false;
     const auto file_time = std::filesystem::last_write_time(table_path(dir, m), ec);
     return !ec && copy_time >= file_time;

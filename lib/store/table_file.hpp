@@ -27,13 +27,14 @@ namespace retro {
 std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m);
 // dir/KQvKR.rtw
 std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m);
-// dir/KQvKR.exact: a job's exact copy of a table whose file settles values by exits, self-contained
-// and quick to write and read, for the later tables of the job that read it whole (completing the
-// settled file costs a search per entry, recursively: docs/guide.md, "Exact copies").
+// dir/KQvKR.exact: a job's (or tbpack's) exact copy of a table whose file settles values by exits,
+// self-contained and quick to write and read, for the later tables of the job that read it whole
+// (completing the settled file costs a search per entry, recursively: docs/guide.md, "Exact copies").
 std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m);
-// Whether m's exact copy is there and not older than m's file (a copy older than its file was left
-// by an earlier solve). Its contents are checked when it is read.
-bool exact_copy_current(const std::filesystem::path& dir, const Material& m);
+// Whether m's exact copy is in copy_dir (default: dir) and not older than m's file in dir (a copy
+// older than its file was left by an earlier solve). Its contents are checked when it is read.
+bool exact_copy_current(const std::filesystem::path& dir, const Material& m,
+                        const std::filesystem::path& copy_dir = {});
 // The names of the DTM table files (*.rtb) in dir, sorted ("KQvK", "KQvKR"). Throws
 // std::filesystem::filesystem_error when dir cannot be read.
 std::set<std::string> table_file_names(const std::filesystem::path& dir);
