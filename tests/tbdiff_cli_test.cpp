@@ -1,8 +1,11 @@
 // tbdiff end to end: two directories of table files written here, then the binary run on them.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "app_run.hpp"
 #include "index/legal_entries.hpp"
+#include "solve/exit_settled.hpp"
 #include "store_test_util.hpp"
 
 namespace retro {
@@ -113,6 +116,42 @@ TEST_F(TbdiffCli, DamagedOrMismatchedFilesAreErrorsNotCrashes) {
     EXPECT_NE(r.out.find("the file holds KRvK, not KQvK"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("0 identical, 0 different, 0 missing on one side, 2 unreadable"), std::string::npos)
         << r.out;
+}
+
+// Settled sets: KPvK completes its file through its promotions' tables read whole, which are
+// compared first and, with --exact-copies, copied once found identical; a table's own values still
+// come from its files.
+TEST_F(TbdiffCli, ExactCopiesServeTheLaterTablesOnly) {
+    const fs::path sa = scratch_.path / "settled_a", sb = scratch_.path / "settled_b",
+                   copies = scratch_.path / "copies";
+    for (const fs::path& d : {sa, sb}) {
+        fs::create_directories(d);
+        for (const Material& m : build_order({Material::parse("KPvK")}))
+            write_settled_table(*store_test::small_tables().find(m), table_path(d, m), WriteOptions{},
+                                store_test::small_tables());
+    }
+    const std::string dirs = " " + sa.string() + " " + sb.string();
+    const test::AppOutcome first = tbdiff("--exact-copies " + copies.string() + dirs);
+    ASSERT_EQ(first.status, 0) << first.out << first.err;
+    EXPECT_NE(first.out.find("5 tables: 5 identical"), std::string::npos) << first.out;
+    EXPECT_GT(first.out.find("KPvK: "), first.out.find("KQvK: ")) << first.out;  // sub-tables first
+    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"})
+        EXPECT_TRUE(fs::exists(copies / (std::string(name) + ".exact"))) << name;
+    EXPECT_FALSE(fs::exists(copies / "KPvK.exact"));  // no table of the run reads it
+
+    // B's KQvK damaged, but older than the copy: KPvK completes B's file through the copy; KQvK
+    // itself is read from its file, and its copy removed.
+    std::string bytes = read_bytes(sb / "KQvK.rtb");
+    bytes[bytes.size() - 100] ^= 0x10;
+    store_test::write_bytes(sb / "KQvK.rtb", bytes);
+    fs::last_write_time(sb / "KQvK.rtb", fs::last_write_time(copies / "KQvK.exact") - std::chrono::hours(1));
+    const test::AppOutcome through_copy = tbdiff("--exact-copies " + copies.string() + dirs + " KPvK");
+    EXPECT_EQ(through_copy.status, 0) << through_copy.out << through_copy.err;
+    EXPECT_NE(tbdiff(dirs + " KPvK").out.find("KPvK: UNREADABLE: "), std::string::npos);
+    const test::AppOutcome own = tbdiff("--exact-copies " + copies.string() + dirs + " KQvK");
+    EXPECT_EQ(own.status, 1) << own.out << own.err;
+    EXPECT_NE(own.out.find("KQvK: UNREADABLE: "), std::string::npos) << own.out;
+    EXPECT_FALSE(fs::exists(copies / "KQvK.exact"));
 }
 
 TEST_F(TbdiffCli, UsageErrors) {

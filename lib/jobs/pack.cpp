@@ -26,16 +26,6 @@ bool packed_already(const fs::path& from, const fs::path& to, const WriteOptions
 
 namespace {
 
-// The tables of `names`, canonical, each once, every one after those of them it reads.
-std::vector<Material> subtables_first(const std::vector<std::string>& names) {
-    std::set<Material> wanted;
-    for (const std::string& name : names) wanted.insert(Material::parse(name).canonical());
-    std::vector<Material> order;
-    for (const Material& m : build_order({wanted.begin(), wanted.end()}))
-        if (wanted.count(m)) order.push_back(m);
-    return order;
-}
-
 // Writes the table's exact copy into `to`; what the report says of it.
 std::string write_exact_copy(const Table& table, const fs::path& to) {
     try {
@@ -62,7 +52,9 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
     // whole, recursively: KPPvKP read its sub-tables' sub-tables again and again for over half an
     // hour. So each table of the pack that a later one reads gets an exact copy in `to` once it is
     // read, removed after the last table that reads it.
-    const std::vector<Material> order = subtables_first(names);
+    std::vector<Material> materials;
+    for (const std::string& name : names) materials.push_back(Material::parse(name));
+    const std::vector<Material> order = needed_first(materials);
     std::map<Material, size_t> last_reader;  // the position in `order` of the last table reading it
     for (size_t i = 0; i < order.size(); ++i)
         for (const Material& sub : direct_subtables(order[i])) last_reader[sub] = i;
