@@ -135,6 +135,28 @@ TEST_F(PackTables, TheTablesReadAgainAreCopiedUntilTheLastReaderIsPacked) {
     expect_same_values();
 }
 
+// A table packed alone reads its settled sub-tables whole once each, sub-tables first, through the
+// copies of theirs; none is packed, and no copy is left.
+TEST_F(PackTables, TheSubTablesOfATablePackedAloneAreReadOnceEach) {
+    fs::create_directories(packed());
+    const PackResult r = pack_tables(full(), packed(), {"KPvK"}, options_);
+    EXPECT_EQ(r.packed, 1);
+    EXPECT_EQ(r.skipped, 0);
+    ASSERT_EQ(lines_.size(), 5u);
+    for (size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(
+            lines_[i].rfind(names_[i] + ": read, with an exact copy for the tables that read it, in ", 0), 0u)
+            << lines_[i];
+    EXPECT_EQ(lines_[4].rfind("KPvK: ", 0), 0u) << lines_[4];
+    EXPECT_EQ(tables_in(packed()), std::vector<std::string>{"KPvK"});
+    EXPECT_TRUE(exact_copies().empty());
+    // Packed already: nothing is read again.
+    lines_.clear();
+    const PackResult again = pack_tables(full(), packed(), {"KPvK"}, options_);
+    EXPECT_EQ(again.skipped, 1);
+    EXPECT_EQ(lines_, std::vector<std::string>{"KPvK: complete in " + packed().string() + ", skipped"});
+}
+
 TEST_F(PackTables, APackIntoItsOwnDirectoryIsRefused) {
     EXPECT_THROW(pack_tables(full(), full(), names_, options_), std::runtime_error);
 }

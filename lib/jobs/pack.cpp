@@ -36,6 +36,23 @@ std::string write_exact_copy(const Table& table, const fs::path& to) {
     }
 }
 
+// The tables a pack reads whole, each with the position in `order` (sub-tables first) of the last
+// table that reads it: a table to pack is read whole, and a table read whole whose file needs its
+// sub-tables (settled by exits, or in the shipping form) reads them whole, recursively.
+std::map<Material, size_t> last_readers(const fs::path& from, const std::vector<Material>& order,
+                                        const std::set<Material>& to_pack) {
+    std::map<Material, size_t> last_reader;
+    for (size_t i = order.size(); i-- > 0;) {
+        const Material& m = order[i];
+        if (!to_pack.count(m) && !last_reader.count(m)) continue;  // never read
+        const fs::path file = table_path(from, m);
+        if (!fs::exists(file) || !table_file_needs_subtables(file)) continue;
+        for (const Material& sub : direct_subtables(m))
+            last_reader.try_emplace(sub, i);  // the last: first seen
+    }
+    return last_reader;
+}
+
 }  // namespace
 
 PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vector<std::string>& names,
@@ -49,15 +66,17 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
         return result;
     };
     // A file settled by exits (or in the shipping form) reads whole only through its sub-tables read
-    // whole, recursively: KPPvKP read its sub-tables' sub-tables again and again for over half an
-    // hour. So each table of the pack that a later one reads gets an exact copy in `to` once it is
-    // read, removed after the last table that reads it.
-    std::vector<Material> materials;
-    for (const std::string& name : names) materials.push_back(Material::parse(name));
-    const std::vector<Material> order = needed_first(materials);
-    std::map<Material, size_t> last_reader;  // the position in `order` of the last table reading it
-    for (size_t i = 0; i < order.size(); ++i)
-        for (const Material& sub : direct_subtables(order[i])) last_reader[sub] = i;
+    // whole, recursively: KPPvKP read its sub-tables' sub-tables again and again for 36 minutes. So
+    // the tables go sub-tables first, and each one that a later one reads whole gets an exact copy in
+    // `to` once read, removed after the last table that reads it.
+    std::set<Material> named;
+    for (const std::string& name : names) named.insert(Material::parse(name).canonical());
+    const std::vector<Material> order = build_order({named.begin(), named.end()});
+    std::set<Material> to_pack;
+    for (const Material& m : named)
+        if (options.overwrite || !packed_already(table_path(from, m), table_path(to, m), options.write))
+            to_pack.insert(m);
+    const std::map<Material, size_t> last_reader = last_readers(from, order, to_pack);
     for (size_t i = 0; i < order.size(); ++i) {
         const Material& m = order[i];
         if (stop && stop->load()) return stopped("before " + m.name());
@@ -65,10 +84,10 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
         const auto reader = last_reader.find(m);
         const bool copy_wanted = reader != last_reader.end() && reader->second > i && fs::exists(source) &&
                                  table_file_needs_subtables(source) && !exact_copy_current(from, m, to);
-        const bool skip = !options.overwrite && packed_already(source, target, options.write);
+        const bool pack = to_pack.count(m) > 0;
         const auto start = std::chrono::steady_clock::now();
         std::string copy_note;
-        if (!skip || copy_wanted) {
+        if (pack || copy_wanted) {
             try {
                 // A Tablebase per table: the sub-tables it reads whole are freed before the next one.
                 Tablebase tables(from);
@@ -76,7 +95,7 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
                 tables.read_exact_copies(to);
                 const auto table = tables.find(m);
                 if (!table) throw std::runtime_error("no " + source.string());
-                if (!skip) write_settled_table(*table, target, options.write, tables);
+                if (pack) write_settled_table(*table, target, options.write, tables);
                 if (copy_wanted) copy_note = write_exact_copy(*table, to);
             } catch (const WriteStopped& e) {  // its blocks written so far stay for the next pack
                 return stopped("while packing " + m.name() + " (" + e.what() + ")");
@@ -84,22 +103,24 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
                 return stopped("while packing " + m.name() + " (" + e.what() + ")");
             }
         }
-        const uint64_t before = fs::file_size(source), after = fs::file_size(target);
-        result.bytes_before += before, result.bytes_after += after;
-        if (skip) {
+        const std::string took = " in " + format_duration(seconds_since(start));
+        if (!named.count(m)) {
+            if (copy_wanted) options.report(m.name() + ": read" + copy_note + "," + took);
+        } else if (pack) {
+            const uint64_t before = fs::file_size(source), after = fs::file_size(target);
+            result.bytes_before += before, result.bytes_after += after;
+            ++result.packed;
+            options.report(m.name() + ": " + format_bytes(before) + " -> " + format_bytes(after) + took +
+                           copy_note);
+        } else {
+            result.bytes_before += fs::file_size(source), result.bytes_after += fs::file_size(target);
             ++result.skipped;
             options.report(m.name() + ": complete in " + to.string() + ", skipped" +
-                           (copy_wanted
-                                ? "; read" + copy_note + ", in " + format_duration(seconds_since(start))
-                                : std::string()));
-        } else {
-            ++result.packed;
-            options.report(m.name() + ": " + format_bytes(before) + " -> " + format_bytes(after) + " in " +
-                           format_duration(seconds_since(start)) + copy_note);
+                           (copy_wanted ? "; read" + copy_note + "," + took : std::string()));
         }
         for (const Material& sub : direct_subtables(m))
-            if (last_reader.at(sub) == i) {
-                std::error_code ignored;  // none was written when sub is not in the pack
+            if (const auto r = last_reader.find(sub); r != last_reader.end() && r->second == i) {
+                std::error_code ignored;  // none was written when sub's file needs no sub-tables
                 fs::remove(exact_copy_path(to, sub), ignored);
             }
     }

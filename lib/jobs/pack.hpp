@@ -34,12 +34,12 @@ struct PackResult {
 bool packed_already(const std::filesystem::path& from, const std::filesystem::path& to,
                     const WriteOptions& write);
 
-// Rewrites the tables `names` of `from` (e.g. table_file_names(from)) into `to`, each after those of
-// them it reads, skipping those packed_already unless options.overwrite: after a stop, the same call
-// goes on where it was. A table of `names` whose file needs its sub-tables to be read whole (settled
-// by exits, or in the shipping form) and that a later one reads gets an exact copy in `to` (read
-// instead of completing the file again), removed after the last table that reads it. Throws for a
-// missing or unreadable source and a failed write.
+// Rewrites the tables `names` of `from` (e.g. table_file_names(from)) into `to`, each after the
+// tables it needs, skipping those packed_already unless options.overwrite: after a stop, the same
+// call goes on where it was. A file settled by exits (or in the shipping form) is read whole through
+// its sub-tables read whole, recursively: each table the pack reads whole (named or not) and a later
+// one reads again gets an exact copy in `to`, read instead of completing its file again, and removed
+// after the last table that reads it. Throws for a missing or unreadable source and a failed write.
 PackResult pack_tables(const std::filesystem::path& from, const std::filesystem::path& to,
                        const std::vector<std::string>& names, const PackOptions& options);
 
