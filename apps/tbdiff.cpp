@@ -4,6 +4,8 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -83,28 +85,32 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
     }
 }
 
+// The canonical material of a file name; none for a name that is no material (reported as
+// unreadable when compared).
+std::optional<Material> material(const std::string& name) {
+    try {
+        return Material::parse(name).canonical();
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
 // The names in the build order of their tables (sub-tables first, for the exact copies; a name that
-// is no material last), and the materials of that order.
-std::pair<std::vector<std::string>, std::vector<Material>> subtables_first(
-    const std::set<std::string>& names) {
+// is no material last).
+std::vector<std::string> subtables_first(const std::set<std::string>& names) {
     std::vector<Material> materials;
-    for (const std::string& name : names) try {
-            materials.push_back(Material::parse(name));
-        } catch (const std::exception&) {  // reported as unreadable when compared
-        }
-    const std::vector<Material> order = needed_first(materials);
-    const auto position = [&](const std::string& name) {
-        try {
-            return size_t(std::find(order.begin(), order.end(), Material::parse(name).canonical()) -
-                          order.begin());
-        } catch (const std::exception&) {
-            return order.size();
-        }
+    for (const std::string& name : names)
+        if (const auto m = material(name)) materials.push_back(*m);
+    std::map<Material, size_t> position;
+    for (const Material& m : build_order(materials)) position.emplace(m, position.size());
+    const auto rank = [&](const std::string& name) {
+        const auto m = material(name);
+        return m ? position.at(*m) : position.size();
     };
     std::vector<std::string> ordered(names.begin(), names.end());
     std::stable_sort(ordered.begin(), ordered.end(),
-                     [&](const std::string& x, const std::string& y) { return position(x) < position(y); });
-    return {ordered, order};
+                     [&](const std::string& x, const std::string& y) { return rank(x) < rank(y); });
+    return ordered;
 }
 
 }  // namespace
@@ -126,9 +132,9 @@ int main(int argc, char** argv) {
         "Tables are compared sub-tables first. With --exact-copies DIR, a table found identical that\n"
         "another table compared reads whole (its file settled by exits or in the shipping form) is\n"
         "copied exactly into DIR, and the later tables complete their files through the copy\n"
-        "instead of completing the sub-table's files again, recursively (KPPvKP: minutes instead of\n"
-        "half an hour). A table's own values always come from its files (its copy is removed before\n"
-        "it is compared); the copies stay in DIR for later runs.\n\n"
+        "instead of completing the sub-table's files again, recursively. A table's own values always\n"
+        "come from its files (its copy is removed before it is compared); the copies stay in DIR for\n"
+        "later runs.\n\n"
         "Exit status: 0 when at least one table was compared and every table is identical, none\n"
         "missing or unreadable; 1 otherwise; 2 for a bad command line or a directory that does not\n"
         "exist.\n\n"
@@ -171,7 +177,7 @@ int main(int argc, char** argv) {
         std::cerr << "tbdiff: " << e.what() << "\n";
         return EXIT_USAGE;
     }
-    const auto [ordered, order] = subtables_first(names);
+    const std::vector<std::string> ordered = subtables_first(names);
     Copies copies;
     if (line.options.count("exact-copies")) {
         copies.dir = line.options["exact-copies"].as<std::string>();
@@ -180,8 +186,9 @@ int main(int argc, char** argv) {
             std::cerr << "tbdiff: cannot create " << copies.dir.string() << ": " << error.message() << "\n";
             return EXIT_USAGE;
         }
-        for (const Material& m : order)
-            for (const Material& sub : direct_subtables(m)) copies.read_whole.insert(sub);
+        for (const std::string& name : ordered)
+            if (const auto m = material(name))
+                for (const Material& sub : direct_subtables(*m)) copies.read_whole.insert(sub);
     }
     std::cout << "A: " << dir_a.string() << "\nB: " << dir_b.string() << "\n";
     Tally tally;

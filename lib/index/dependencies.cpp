@@ -49,13 +49,4 @@ std::vector<Material> build_order(const std::vector<Material>& targets) {
     return order;
 }
 
-std::vector<Material> needed_first(const std::vector<Material>& materials) {
-    std::set<Material> wanted;
-    for (const Material& m : materials) wanted.insert(m.canonical());
-    std::vector<Material> order;
-    for (const Material& m : build_order({wanted.begin(), wanted.end()}))
-        if (wanted.count(m)) order.push_back(m);
-    return order;
-}
-
 }  // namespace retro

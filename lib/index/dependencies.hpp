@@ -30,7 +30,4 @@ std::vector<Material> direct_subtables(const Material& m);
 // m and everything it needs, canonical, each once, every table after all the tables it needs.
 std::vector<Material> build_order(const std::vector<Material>& targets);
 
-// The canonical tables of `materials` alone, each once, every one after those of them it needs.
-std::vector<Material> needed_first(const std::vector<Material>& materials);
-
 }  // namespace retro

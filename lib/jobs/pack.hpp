@@ -17,7 +17,8 @@ struct PackOptions {
     // written so far stay for the next pack of that table) or between two tables.
     WriteOptions write;
     bool overwrite = false;  // write again the tables whose file is complete in that form
-    // One line per table: packed ("NAME: 1.2 MiB -> 0.6 MiB in 3 s") or skipped.
+    // One line per table: packed ("NAME: 1.2 MiB -> 0.6 MiB in 3 s"), skipped, or (a sub-table not
+    // named) read for the exact copy of it that later tables read.
     std::function<void(const std::string&)> report = [](const std::string&) {};
 };
 

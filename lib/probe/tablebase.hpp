@@ -77,9 +77,9 @@ public:
     // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
     void stop_reading_when(const std::atomic<bool>* stop) { stop_ = stop; }
     // find() reads a table's exact copy (store/table_file.hpp: written by a job beside a file that
-    // settles values by exits, after it; by tbpack into copy_dir) instead of completing the file, when
-    // the copy is there, not older than the file and readable. For the sub-tables of a job, a pack,
-    // or of a tbdiff that found them identical itself: the verifier must read the files themselves.
+    // settles values by exits, after it; by tbpack or tbdiff into copy_dir) instead of completing the file,
+    // when the copy is there, not older than the file and readable. For the sub-tables of a job, a pack, or
+    // of a tbdiff that found them identical itself: the verifier must read the files themselves.
     void read_exact_copies(std::filesystem::path copy_dir = {}) {
         exact_copies_ = true;
         exact_copy_dir_ = copy_dir.empty() ? dir_ : std::move(copy_dir);

@@ -27,7 +27,7 @@ namespace retro {
 std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m);
 // dir/KQvKR.rtw
 std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m);
-// dir/KQvKR.exact: a job's (or tbpack's) exact copy of a table whose file settles values by exits,
+// dir/KQvKR.exact: a job's (or tbpack's, tbdiff's) exact copy of a table whose file settles values by exits,
 // self-contained and quick to write and read, for the later tables of the job that read it whole
 // (completing the settled file costs a search per entry, recursively: docs/guide.md, "Exact copies").
 std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m);
