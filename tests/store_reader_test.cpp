@@ -1,10 +1,11 @@
-// The block reader: LRU block cache, probes from many threads through a small cache, sides that need
-// no bits at all, codes beyond the dictionary.
+// The block reader: LRU block cache, probes from many threads through a small cache, a rewritten file
+// read by a new reader, sides that need no bits at all, codes beyond the dictionary.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <thread>
 
+#include "index/legal_entries.hpp"
 #include "store/block_cache.hpp"
 #include "store/codec.hpp"
 #include "store/format.hpp"
@@ -79,6 +80,26 @@ TEST(StoreReader, ThreadsProbeThroughASmallCache) {
     EXPECT_EQ(probes, 80000u);
     EXPECT_LE(cache->bytes(), 48u * 1024);
     EXPECT_GT(cache->misses(), 44u);  // blocks were evicted and read again
+}
+
+TEST(StoreReader, ANewReaderOfARewrittenFileReadsItsNewValues) {
+    // A thread keeps its last blocks beside the cache (TableReader::codes): a reader of the same
+    // path and block, opened after the file was rewritten, must not be served the old block.
+    ScratchDir dir("rewritten");
+    const Table& original = *small_table("KRvK");
+    const auto path = table_path(dir.path, original.material());
+    uint64_t i = 0;
+    Position pos;
+    while (!decode_legal(original.scheme, i, WHITE, pos)) ++i;
+    const Dtm before = original.value(WHITE, i), after = before == 5 ? 7 : 5;
+    Table changed = original;
+    changed.set(WHITE, i, after);
+    auto cache = std::make_shared<BlockCache>();
+    write_table(original, path);
+    EXPECT_EQ(TableReader(path, format::Metric::Dtm, cache).value(WHITE, i), before);
+    write_table(changed, path);
+    EXPECT_EQ(TableReader(path, format::Metric::Dtm, cache).value(WHITE, i), after);
+    EXPECT_EQ(TableReader(path, format::Metric::Dtm).value(pos), after);
 }
 
 TEST(StoreReader, SidesWithOneValueNeedNoBits) {

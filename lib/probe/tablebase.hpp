@@ -51,7 +51,8 @@ class MissingSubtablesError : public StoreError {
 // from a one-ply search, per probe or, in find(), for the whole side at once.
 class Tablebase : public TableSource {
 public:
-    // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp).
+    // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp); each
+    // probing thread also holds on to the last 8 blocks it read (TableReader::codes).
     explicit Tablebase(std::filesystem::path dir = {}, size_t cache_bytes = BlockCache::DEFAULT_BYTES);
     ~Tablebase();
     // The same for a directory given by a user: throws ProbeError when dir is not a directory, since

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -139,6 +140,33 @@ BlockCache::Ptr TableReader::block(uint32_t b) const {
     return cache_->insert(key, std::move(block));
 }
 
+namespace {
+
+// The blocks a thread probed last, so that a hot probe reads its block without taking the cache's
+// lock or an atomic reference count: both are shared by all threads, and two threads probing the
+// same blocks passed those cache lines back and forth. Keys are never reused (BlockCache::new_owner),
+// so a slot left by a reader that is gone never matches; it only keeps its block until replaced.
+struct RecentBlocks {
+    static constexpr size_t SLOTS = 8;
+    std::array<uint64_t, SLOTS> keys{};  // 0: empty (owners start at 1)
+    std::array<BlockCache::Ptr, SLOTS> blocks;
+};
+thread_local RecentBlocks recent_blocks;
+
+}  // namespace
+
+const uint8_t* TableReader::codes(uint32_t b) const {
+    const uint64_t key = owner_ << 32 | b;
+    const size_t slot = size_t((key * 0x9E3779B97F4A7C15ULL) >> 61);
+    static_assert(RecentBlocks::SLOTS == 8, "the slot takes the hash's top 3 bits");
+    RecentBlocks& recent = recent_blocks;
+    if (recent.keys[slot] != key) {
+        recent.blocks[slot] = block(b);
+        recent.keys[slot] = key;
+    }
+    return recent.blocks[slot]->data();
+}
+
 uint16_t TableReader::value(Color side, uint64_t idx) const {
     if (idx >= header_.entries_per_side)
         throw std::out_of_range(name_ + ": index " + std::to_string(idx) + " beyond the table");
@@ -150,11 +178,10 @@ uint16_t TableReader::value(Color side, uint64_t idx) const {
     const uint32_t b = header_.first_block(side) + uint32_t(stored >> block_shift_);
     const uint64_t j = stored & (header_.block_entries - 1);
     if (s.bits == 0) {
-        block(b);  // still checks the block
+        codes(b);  // still checks the block
         return s.dictionary[0];
     }
-    const BlockCache::Ptr data = block(b);
-    return s.dictionary[code_at(data->data(), s.bits, j)];
+    return s.dictionary[code_at(codes(b), s.bits, j)];
 }
 
 uint16_t TableReader::value(const Position& pos) const {

@@ -86,6 +86,8 @@ private:
     // Reads exactly n bytes at offset from the file or the memory image.
     void read_at(uint8_t* out, size_t n, uint64_t offset) const;
     std::vector<uint8_t> read_stored(uint32_t b) const;
+    // The codes of block b, through the calling thread's last few blocks, then the cache.
+    const uint8_t* codes(uint32_t b) const;
     // Checks the block's CRC, decompresses it to its codes and checks them against the dictionary.
     void decode(uint32_t b, const std::vector<uint8_t>& stored, uint8_t* out) const;
     [[noreturn]] void fail(const std::string& what) const;
