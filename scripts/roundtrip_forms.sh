@@ -82,10 +82,16 @@ if [[ ${#TODO[@]} -gt 0 ]]; then
         esac
     done < <("$BIN/tbdiff" -t "$THREADS" --exact-copies "$COPIES" "$FULL" "$SHIP" "${TODO[@]}")
 fi
-STATUS=0
-for name in "${NAMES[@]}"; do done_before identical "$name" || STATUS=1; done
+STATUS=0 SAME=0
+for name in "${NAMES[@]}"; do
+    if done_before identical "$name"; then SAME=$((SAME + 1)); else STATUS=1; fi
+done
 if [[ $STATUS == 0 ]]; then rm -rf "$COPIES"; fi
 echo "full form:     $(du -cb "$FULL"/*.rtb | tail -1 | cut -f1) bytes"
 echo "shipping form: $(du -cb "$SHIP"/*.rtb | tail -1 | cut -f1) bytes"
-if [[ $STATUS == 0 ]]; then echo "IDENTICAL: ${#NAMES[@]} tables"; else echo "NOT IDENTICAL"; fi
+if [[ $STATUS == 0 ]]; then
+    echo "IDENTICAL: ${#NAMES[@]} tables"
+else  # differing tables are printed above; an interrupted compare leaves the rest unchecked
+    echo "NOT IDENTICAL: $SAME of ${#NAMES[@]} tables identical; the others differ or were not compared (run again to go on)"
+fi
 exit $STATUS
