@@ -30,6 +30,8 @@ public:
 
     // A fresh owner id: readers build keys as (owner << 32 | block).
     static uint64_t new_owner();
+    // A key's bits spread over the high ones (Fibonacci hashing), for picking a slot from them.
+    static constexpr uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ULL; }
 
     size_t capacity_bytes() const { return shard_capacity_ * shard_count_; }
     size_t bytes() const;
@@ -60,7 +62,7 @@ private:
         }
         return n;
     }
-    Shard& shard(uint64_t key) { return shards_[((key * 0x9E3779B97F4A7C15ULL) >> 32) % shard_count_]; }
+    Shard& shard(uint64_t key) { return shards_[(mix(key) >> 32) % shard_count_]; }
 
     size_t shard_count_;
     size_t shard_capacity_;

@@ -147,9 +147,10 @@ namespace {
 // same blocks passed those cache lines back and forth. Keys are never reused (BlockCache::new_owner),
 // so a slot left by a reader that is gone never matches; it only keeps its block until replaced.
 struct RecentBlocks {
-    static constexpr size_t SLOTS = 8;
+    static constexpr size_t SLOTS = 8;   // a power of two: the slot is the top bits of the key's mix
     std::array<uint64_t, SLOTS> keys{};  // 0: empty (owners start at 1)
     std::array<BlockCache::Ptr, SLOTS> blocks;
+    static_assert(std::has_single_bit(SLOTS));
 };
 thread_local RecentBlocks recent_blocks;
 
@@ -157,8 +158,7 @@ thread_local RecentBlocks recent_blocks;
 
 const uint8_t* TableReader::codes(uint32_t b) const {
     const uint64_t key = owner_ << 32 | b;
-    const size_t slot = size_t((key * 0x9E3779B97F4A7C15ULL) >> 61);
-    static_assert(RecentBlocks::SLOTS == 8, "the slot takes the hash's top 3 bits");
+    const size_t slot = size_t(BlockCache::mix(key) >> (64 - std::countr_zero(RecentBlocks::SLOTS)));
     RecentBlocks& recent = recent_blocks;
     if (recent.keys[slot] != key) {
         recent.blocks[slot] = block(b);
