@@ -19,13 +19,13 @@ struct Bounded {
     bool exact;
 };
 
-// One ply of minimax where bounded_of(successor) gives the successor's value or only a floor of it,
-// which complete(successor, floor) makes exact. Checkmated: 0 (a loss in 0 plies); stalemate: a
-// draw. A floor caps the value of its move, so the exact moves go first, then the floored ones best
-// cap first, each completed only while its cap beats the best value found: most positions complete
-// one or two successors instead of every one.
-template <class BoundedOf, class Complete>
-Dtm one_ply_value_bounded(const Position& pos, BoundedOf&& bounded_of, Complete&& complete) {
+// One ply of minimax where bounded_of(move) gives the value of the position a legal move reaches, or
+// only a floor of it, which complete(move, floor) makes exact. Checkmated: 0 (a loss in 0 plies);
+// stalemate: a draw. A floor caps the value of its move, so the exact moves go first, then the
+// floored ones best cap first, each completed only while its cap beats the best value found: most
+// positions complete one or two successors instead of every one.
+template <class BoundedOfMove, class CompleteMove>
+Dtm one_ply_value_of_moves(const Position& pos, BoundedOfMove&& bounded_of, CompleteMove&& complete) {
     MoveList moves;
     generate_legal_moves(pos, moves);
     if (moves.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
@@ -37,7 +37,7 @@ Dtm one_ply_value_bounded(const Position& pos, BoundedOf&& bounded_of, Complete&
     int floored = 0;
     Dtm best = 0;  // checkmated: worse than any move
     for (int i = 0; i < moves.size; ++i) {
-        const Bounded b = bounded_of(make_move(pos, moves.moves[i]));
+        const Bounded b = bounded_of(moves.moves[i]);
         const Dtm v = value_through(b.value);
         if (!b.exact)
             capped[floored++] = {v, i};
@@ -47,22 +47,35 @@ Dtm one_ply_value_bounded(const Position& pos, BoundedOf&& bounded_of, Complete&
     std::sort(capped.begin(), capped.begin() + floored,
               [](const Capped& a, const Capped& b) { return better(a.cap, b.cap); });
     for (int k = 0; k < floored && better(capped[k].cap, best); ++k) {
-        const Position next = make_move(pos, moves.moves[capped[k].move]);
-        const Dtm v = value_through(complete(next, value_after(capped[k].cap)));
+        const Dtm v = value_through(complete(moves.moves[capped[k].move], value_after(capped[k].cap)));
         if (better(v, best)) best = v;
     }
     return best;
 }
 
+// The same over the positions the moves reach: bounded_of(successor), complete(successor, floor).
+template <class BoundedOf, class Complete>
+Dtm one_ply_value_bounded(const Position& pos, BoundedOf&& bounded_of, Complete&& complete) {
+    return one_ply_value_of_moves(
+        pos, [&](const Move& m) { return bounded_of(make_move(pos, m)); },
+        [&](const Move& m, Dtm floor) { return complete(make_move(pos, m), floor); });
+}
+
+// The same when value_of(move) gives the exact value of the position every legal move reaches.
+template <class ValueOfMove>
+Dtm one_ply_value_of_exact_moves(const Position& pos, ValueOfMove&& value_of) {
+    return one_ply_value_of_moves(
+        pos,
+        [&](const Move& m) {
+            return Bounded{value_of(m), true};
+        },
+        [](const Move&, Dtm exact) { return exact; });
+}
+
 // The same when value_of(successor) gives every successor's exact value.
 template <class ValueOf>
 Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
-    return one_ply_value_bounded(
-        pos,
-        [&](const Position& next) {
-            return Bounded{value_of(next), true};
-        },
-        [](const Position&, Dtm exact) { return exact; });
+    return one_ply_value_of_exact_moves(pos, [&](const Move& m) { return value_of(make_move(pos, m)); });
 }
 
 // The better of `stored` and the values of the legal moves that leave the table (captures and

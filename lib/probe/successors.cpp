@@ -2,6 +2,7 @@
 
 #include <tbb/blocked_range.h>
 
+#include <cassert>
 #include <mutex>
 
 #include "index/dependencies.hpp"
@@ -33,15 +34,31 @@ Dtm Successors::expected(const Position& pos) const {
     return one_ply_value(pos, [&](const Position& next) { return value(next); });
 }
 
+Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos) const {
+    const IndexScheme& scheme = table_.scheme;
+    const Color next = ~pos.side_to_move();
+    return one_ply_value_of_exact_moves(pos, [&](const Move& m) {
+        // Captures and promotions leave the table; a double push may give an en passant right.
+        const bool double_push = (pos.pieces(PAWN) & square_bb(m.from)) && (m.to ^ m.from) == 16;
+        if (m.capture || m.promotion != NO_PIECE_TYPE || double_push) return value(make_move(pos, m));
+        int slot = 0;
+        while (p.square[slot] != m.from) ++slot;
+        const uint64_t reached = scheme.encode_moved(index, p, slot, m.to);
+        assert(reached == scheme.encode(make_move(pos, m)));
+        return table_.value(next, reached);
+    });
+}
+
 Dtm Successors::with_exits(const Position& pos, Dtm stored) const {
     return retro::with_exits(pos, stored, [&](const Position& next) { return value(next); });
 }
 
 namespace {
 
-// Sets every legal entry of `side` to value_of(position, its current value), in parallel. The
-// values of `side` are read only through value_of, and only for the entry being replaced. A raised
-// `stop` ends it within a range of entries, throwing ReadStopped and leaving the table as it was.
+// Sets every legal entry of `side` to value_of(index, placement, position, its current value), in
+// parallel. The values of `side` are read only through value_of, and only for the entry being
+// replaced. A raised `stop` ends it within a range of entries, throwing ReadStopped and leaving the
+// table as it was.
 template <class ValueOf>
 void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, ValueOf&& value_of) {
     std::vector<uint8_t> bytes(table.size(), Table::DRAW_BYTE);
@@ -52,8 +69,8 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
         if (stopping.skip()) return;
         std::vector<Table::LongValue> found;
         for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
-                             [&](uint64_t i, const Placement&, const Position& pos) {
-                                 const Dtm v = value_of(pos, table.value(side, i));
+                             [&](uint64_t i, const Placement& p, const Position& pos) {
+                                 const Dtm v = value_of(i, p, pos, table.value(side, i));
                                  bytes[i] = Table::byte_of(v);
                                  if (bytes[i] == Table::LONG_BYTE) found.push_back({i, v});
                              });
@@ -69,13 +86,16 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
 
 void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
     const Successors successors(table, tables, side_bit(side));
-    recompute_side(table, side, stop, [&](const Position& pos, Dtm) { return successors.expected(pos); });
+    recompute_side(table, side, stop, [&](uint64_t i, const Placement& p, const Position& pos, Dtm) {
+        return successors.expected(i, p, pos);
+    });
 }
 
 void apply_exits(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
     const Successors successors(table, tables, side_bit(side));
-    recompute_side(table, side, stop,
-                   [&](const Position& pos, Dtm stored) { return successors.with_exits(pos, stored); });
+    recompute_side(table, side, stop, [&](uint64_t, const Placement&, const Position& pos, Dtm stored) {
+        return successors.with_exits(pos, stored);
+    });
 }
 
 }  // namespace retro
