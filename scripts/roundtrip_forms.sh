@@ -82,10 +82,9 @@ if [[ ${#TODO[@]} -gt 0 ]]; then
         esac
     done < <("$BIN/tbdiff" -t "$THREADS" --exact-copies "$COPIES" "$FULL" "$SHIP" "${TODO[@]}")
 fi
-STATUS=0 SAME=0
-for name in "${NAMES[@]}"; do
-    if done_before identical "$name"; then SAME=$((SAME + 1)); else STATUS=1; fi
-done
+SAME=0
+for name in "${NAMES[@]}"; do done_before identical "$name" && SAME=$((SAME + 1)); done
+STATUS=$((SAME == ${#NAMES[@]} ? 0 : 1))
 if [[ $STATUS == 0 ]]; then rm -rf "$COPIES"; fi
 echo "full form:     $(du -cb "$FULL"/*.rtb | tail -1 | cut -f1) bytes"
 echo "shipping form: $(du -cb "$SHIP"/*.rtb | tail -1 | cut -f1) bytes"
