@@ -26,6 +26,15 @@ namespace retro {
 // identical pieces (white Q R B N P, then black Q R B N P).
 struct Placement {
     std::array<Square, MAX_MEN> square{};
+
+    // The slot of the man on s, which must hold one of the first `men` (a move's from-square does;
+    // encode_moved would read past its tables with `men`).
+    int slot_of(Square s, int men) const {
+        int i = 0;
+        while (i < men && square[i] != s) ++i;
+        assert(i < men);
+        return i;
+    }
 };
 
 class IndexScheme {

@@ -41,9 +41,7 @@ Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos
         // Captures and promotions leave the table; a double push may give an en passant right.
         const bool double_push = (pos.pieces(PAWN) & square_bb(m.from)) && (m.to ^ m.from) == 16;
         if (m.capture || m.promotion != NO_PIECE_TYPE || double_push) return value(make_move(pos, m));
-        int slot = 0;
-        while (p.square[slot] != m.from) ++slot;
-        const uint64_t reached = scheme.encode_moved(index, p, slot, m.to);
+        const uint64_t reached = scheme.encode_moved(index, p, p.slot_of(m.from, scheme.men()), m.to);
         assert(reached == scheme.encode(make_move(pos, m)));
         return table_.value(next, reached);
     });

@@ -43,14 +43,6 @@ struct Entry {
     bool diagonal;  // both kings on the a1-h8 diagonal: moves may re-orient the board
     Placement placement;
     Position pos;
-    // The slot of the man on s; a move's from-square always holds one (encode_moved would read
-    // past its table with `men`).
-    int slot_on(Square s, int men) const {
-        int i = 0;
-        while (i < men && placement.square[i] != s) ++i;
-        assert(i < men);
-        return i;
-    }
 };
 
 // Distinct neighbour indices of one entry. Moves that keep the orientation reach distinct indices;
@@ -206,8 +198,8 @@ private:
     // Adds the index reached when the man on `from` moves to `to`.
     void add_moved(IndexList& list, const Entry& e, Square from, Square to) const {
         bool reoriented;
-        const uint64_t idx =
-            scheme().encode_moved(e.index, e.placement, e.slot_on(from, scheme().men()), to, &reoriented);
+        const uint64_t idx = scheme().encode_moved(
+            e.index, e.placement, e.placement.slot_of(from, scheme().men()), to, &reoriented);
         list.add(idx, reoriented);
     }
 
@@ -219,7 +211,8 @@ private:
         bool compare_all = e.diagonal;
         for (const Move& m : quiet)
             if (!compare_all && (kings & square_bb(m.from)))
-                compare_all = scheme().king_move_returns_to_pair(e.placement, e.slot_on(m.from, 2), m.to);
+                compare_all =
+                    scheme().king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to);
         IndexList compared;
         int others = 0;
         for (const Move& m : quiet) {
@@ -423,7 +416,8 @@ private:
                                                                        : IDENTITY;
         if (fixing == IDENTITY) return quiet;
         for (const Move& m : moves.king_moves)
-            if (scheme().king_move_returns_to_pair(e.placement, e.slot_on(m.from, 2), m.to)) return -1;
+            if (scheme().king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to))
+                return -1;
         return quiet - king_moves_met(e.pos, moves.king_moves, fixing);
     }
 
