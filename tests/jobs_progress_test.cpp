@@ -52,6 +52,7 @@ TEST(JobsProgress, APawnTableSlicesSolvedSetItsEta) {
     p.table_started(a, t0);
     p.table_finished(t0 + 1s);  // 1000 entries/s: b expected in 4 s
     p.table_started(b, t0 + 1s);
+    p.table_progress(0.0, t0 + 1s);  // its slices start
     EXPECT_NEAR(*p.table_eta(t0 + 2s), 3.0, 1e-9);
     p.table_progress(0.25, t0 + 3s);  // a quarter in 2 s: 8 s in all
     EXPECT_NEAR(*p.table_eta(t0 + 3s), 6.0, 1e-9);
@@ -63,6 +64,30 @@ TEST(JobsProgress, APawnTableSlicesSolvedSetItsEta) {
     EXPECT_FALSE(p.table_eta(t0 + 9s));
     p.table_finished(t0 + 10s);
     EXPECT_DOUBLE_EQ(p.job_fraction(), 1.0);
+}
+
+// The time before a pawn table's first slice (reading sub-tables that an earlier job built, or a
+// resumed table's earlier slices) is not extrapolated with its slices.
+TEST(JobsProgress, TheSlicesAloneAreExtrapolated) {
+    const Material a = Material::parse("KQvK"), b = Material::parse("KPvK");
+    JobProgress p({{a, 1000}, {b, 4000}});
+    const auto t0 = JobProgress::Clock::time_point{};
+    p.table_started(a, t0);
+    p.table_finished(t0 + 1s);  // b expected in 4 s
+    p.table_started(b, t0 + 1s);
+    p.table_progress(0.0, t0 + 11s);  // 10 s reading its sub-tables: the rates' 4 s after them
+    EXPECT_NEAR(*p.table_eta(t0 + 12s), 3.0, 1e-9);
+    p.table_progress(0.25, t0 + 13s);  // a quarter of the slices in 2 s: 6 s more
+    EXPECT_NEAR(*p.table_eta(t0 + 13s), 6.0, 1e-9);
+    EXPECT_NE(p.status(t0 + 13s).find("table 12 s of ~18 s"), std::string::npos) << p.status(t0 + 13s);
+
+    const Material c = Material::parse("KRPvK");
+    JobProgress resumed({{c, 4000}});
+    resumed.table_started(c, t0);
+    resumed.table_resumed(100);             // half its slices solved in an earlier run
+    resumed.table_progress(0.5, t0);        // its slices go on from there
+    resumed.table_progress(0.75, t0 + 5s);  // a quarter in 5 s: 5 s more
+    EXPECT_NEAR(*resumed.table_eta(t0 + 5s), 5.0, 1e-9);
 }
 
 // Another process builds a table: its entries count as done and its time leaves the ETA.

@@ -132,6 +132,35 @@ TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
     EXPECT_LE(plan.memory(kpk).completing, every);
 }
 
+// Those sub-tables are completed before the solve, with a line for each (KPPvKP's took 19 minutes
+// without a word), and the table comes out the same.
+TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstWithALineEach) {
+    const fs::path dir = base_ / "completing";
+    fs::create_directories(dir);
+    for (const char* name : KPK_SET)
+        if (std::string(name) != "KPvK")
+            fs::copy_file(table_path(reference(), Material::parse(name)),
+                          table_path(dir, Material::parse(name)));
+    std::vector<std::string> lines;
+    JobOptions options;
+    options.solver_line = [&](const std::string& line) { lines.push_back(line); };
+    const JobResult r = run_job(make_plan(KPK, dir), options);
+    ASSERT_EQ(r.built.size(), 1u);
+    const auto line_at = [&](const std::string& text) {
+        return std::find_if(lines.begin(), lines.end(),
+                            [&](const std::string& line) { return line.find(text) != std::string::npos; });
+    };
+    const auto reading = line_at("KPvK: reading "),
+               completed = line_at("KPvK: KQvK completed from its sub-tables in ");
+    ASSERT_NE(reading, lines.end());
+    EXPECT_NE(reading->find("KQvK"), std::string::npos) << *reading;
+    EXPECT_NE(reading->find("each completed from its own sub-tables"), std::string::npos) << *reading;
+    ASSERT_NE(completed, lines.end());
+    EXPECT_LT(reading, completed);
+    EXPECT_LT(completed, line_at("KPvK slice"));  // before the solve's first slice
+    expect_same_files(dir);
+}
+
 TEST_F(JobsRunner, DamagedOrPartialFilesAreRebuilt) {
     const fs::path dir = base_ / "damaged";
     fs::create_directories(dir);

@@ -86,18 +86,26 @@ void JobProgress::table_started(const Material& m, Clock::time_point now) {
     running_ = i;
     table_start_ = now;
     table_fraction_ = 0;
+    slices_start_.reset();
 }
 
 void JobProgress::table_progress(double fraction, Clock::time_point now) {
     if (!running_) return;
     table_fraction_ = std::clamp(fraction, 0.0, 1.0);
     seconds_at_fraction_ = std::chrono::duration<double>(now - table_start_).count();
+    if (!slices_start_) slices_start_ = {seconds_at_fraction_, table_fraction_};
 }
 
 std::optional<double> JobProgress::running_expected() const {
     const auto& [m, entries] = tables_[*running_];
-    if (table_fraction_ > 0 && table_fraction_ < 1) return seconds_at_fraction_ / table_fraction_;
-    return expected_seconds(m, entries);
+    const auto by_rates = expected_seconds(m, entries);
+    if (!slices_start_ || table_fraction_ >= 1) return by_rates;
+    const auto [start_seconds, start_fraction] = *slices_start_;
+    if (table_fraction_ > start_fraction)
+        return seconds_at_fraction_ + (seconds_at_fraction_ - start_seconds) * (1 - table_fraction_) /
+                                          (table_fraction_ - start_fraction);
+    if (by_rates) return start_seconds + *by_rates * (1 - start_fraction);
+    return std::nullopt;
 }
 
 double JobProgress::job_fraction() const {

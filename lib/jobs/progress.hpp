@@ -80,8 +80,11 @@ public:
         table_start_ -= std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     }
 
-    // How far the current table is, 0..1: a pawn table's slices solved. While it is under 1, the
-    // table's expected time is the time its slices took, extrapolated, rather than the rates'.
+    // How far the current table is, 0..1: a pawn table's slices solved, told first when they start
+    // (after its sub-tables are read, and a resumed table's earlier slices). While it is under 1,
+    // the table's expected time is the time its slices took since then, extrapolated, rather than
+    // the rates': reading the sub-tables of KPPvKP took 19 minutes of its 21, and counted as slice
+    // time it made the first ETA 22 hours.
     void table_progress(double fraction, Clock::time_point now = Clock::now());
 
     // Expected seconds to solve m with `entries` entries (both sides), from the rates so far.
@@ -118,8 +121,9 @@ private:
     int processes_ = 1;
     uint64_t total_ = 0, done_ = 0;
     Clock::time_point table_start_;
-    double table_fraction_ = 0;       // of the current table (table_progress)
-    double seconds_at_fraction_ = 0;  // its seconds when that fraction was told
+    double table_fraction_ = 0;                              // of the current table (table_progress)
+    double seconds_at_fraction_ = 0;                         // its seconds when that fraction was told
+    std::optional<std::pair<double, double>> slices_start_;  // its first seconds and fraction told
     std::map<Kind, Rate> rates_;
 };
 

@@ -146,6 +146,12 @@ public:
     void remove_spent_copies(const std::map<Material, bool>& complete);
 
 private:
+    // Reads before m's solve the sub-tables it reads whole from files that settle values by exits
+    // without an exact copy (built by an earlier job): completing each from its own sub-tables, which
+    // may take many minutes for a pawn table, with a line for each table completed; and so that the
+    // solve's progress and ETA start with its first slice.
+    void read_completed_subtables(const Material& m, const MemoryPlan& memory, Tablebase& tables,
+                                  const std::function<void(const std::string&)>& line);
     // The exact copy of a table whose file settles values by exits, for the later tables that read
     // it whole. Without it (a full disk) they complete the file's values themselves: slower, the same.
     void write_exact_copy(const TableValues& values);
@@ -194,6 +200,27 @@ void JobRun::write_exact_copy(const TableValues& values) {
     std::error_code ec;
     note(m.name() + ": exact copy " + copy.string() + " written in " + format_duration(seconds_since(start)) +
          " (" + format_bytes(std::filesystem::file_size(copy, ec)) + ")");
+}
+
+void JobRun::read_completed_subtables(const Material& m, const MemoryPlan& memory, Tablebase& tables,
+                                      const std::function<void(const std::string&)>& line) {
+    std::vector<SubtableSides> to_complete;
+    std::string names;
+    for (const SubtableSides& sub : direct_subtable_sides(m)) {
+        // Promotions read in part are read a run at a time, by the solve.
+        const bool read_in_part = memory.promotions_in_part && sub.material.total() == m.total();
+        if (read_in_part || !plan_.completed_when_read.contains(sub.material)) continue;
+        to_complete.push_back(sub);
+        names += (names.empty() ? "" : ", ") + sub.material.name();
+    }
+    if (to_complete.empty()) return;
+    line(m.name() + ": reading " + names +
+         ", each completed from its own sub-tables (built by an earlier job, they have no exact copy)");
+    tables.tell_completions([&](const Material& done, double seconds) {
+        line(m.name() + ": " + done.name() + " completed from its sub-tables in " + format_duration(seconds));
+    });
+    for (const SubtableSides& sub : to_complete) tables.find(sub.material, sub.sides);
+    tables.tell_completions({});
 }
 
 void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
@@ -287,6 +314,7 @@ bool JobRun::build(const PlannedTable& t) {
     };
     SolvedTable solved;
     try {
+        read_completed_subtables(m, memory, tables, table_line);
         solved = solve_table(m, tables, solve_options);
     } catch (const SolveInterrupted& e) {
         return stopped_solving(e.what());

@@ -1,6 +1,7 @@
 #include "probe/tablebase.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 
 #include "chess/movegen.hpp"
@@ -51,7 +52,8 @@ Tablebase::Tablebase(const Tablebase& holder, Completing)
       stop_(holder.stop_),
       holder_(&holder),
       exact_copies_(holder.exact_copies_),
-      exact_copy_dir_(holder.exact_copy_dir_) {}
+      exact_copy_dir_(holder.exact_copy_dir_),
+      completion_told_(holder.completion_told_) {}
 
 Tablebase::~Tablebase() = default;
 
@@ -132,13 +134,23 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     // The shipping form's dropped side is rebuilt from the kept side's complete values.
     const std::optional<Color> dropped = header.dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
+    const auto start = std::chrono::steady_clock::now();
     StoredTable stored = read_stored_table(path, sides, stop_);
     const Tablebase completion(*this, Completing{});
+    bool completed = false;
     if (stored.exits_settled)
         for (Color side : {WHITE, BLACK})
-            if (stored.dropped != side && (sides & side_bit(side)))
+            if (stored.dropped != side && (sides & side_bit(side))) {
                 apply_exits(*stored.table, side, completion, stop_);
-    if (dropped && (sides & side_bit(*dropped))) rebuild_side(*stored.table, *dropped, completion, stop_);
+                completed = true;
+            }
+    if (dropped && (sides & side_bit(*dropped))) {
+        rebuild_side(*stored.table, *dropped, completion, stop_);
+        completed = true;
+    }
+    if (completed && completion_told_ && *completion_told_)
+        (*completion_told_)(canonical,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return std::move(stored.table);
 }
 
