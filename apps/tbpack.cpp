@@ -49,6 +49,13 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
                      "promotion away, and "
                   << list_names(missing) << (missing.size() == 1 ? " is" : " are") << " not in "
                   << to.string() << ": pack them there too, or write --self-contained files\n";
+    if (!r.left_to_others.empty()) {
+        std::cerr << "tbpack: " << list_names(r.left_to_others)
+                  << (r.left_to_others.size() == 1 ? " was" : " were")
+                  << " left to another process writing into " << to.string()
+                  << "; run the same command again once it is done to check them\n";
+        return 3;
+    }
     return 0;
 }
 
@@ -66,7 +73,8 @@ int main(int argc, char** argv) {
         "all,\nand tables whose file in TO_DIR is complete, in the form asked for (shipping or full,\n"
         "settled or self-contained, codec, block size) and not older than its source, are skipped\n"
         "(unless --overwrite; also to write another level). Ctrl-C or SIGTERM stops it within seconds\n"
-        "(a second one at once), and the same command then goes on where it stopped.\n\n"
+        "(a second one at once), and the same command then goes on where it stopped. A table that\n"
+        "another tbpack or tbgen is writing into TO_DIR is left to it (exit status 3).\n\n"
         "Options");
     int threads = 0;
     visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "jobs/pack.hpp"
+#include "jobs/table_lock.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
 #include "store/table_diff.hpp"
@@ -155,6 +156,28 @@ TEST_F(PackTables, TheSubTablesOfATablePackedAloneAreReadOnceEach) {
     const PackResult again = pack_tables(full(), packed(), {"KPvK"}, options_);
     EXPECT_EQ(again.skipped, 1);
     EXPECT_EQ(lines_, std::vector<std::string>{"KPvK: complete in " + packed().string() + ", skipped"});
+}
+
+// Two packs into one directory: a table the other one holds is left to it, not written twice at once.
+TEST_F(PackTables, ATableAnotherProcessIsWritingIsLeftToIt) {
+    fs::create_directories(packed());
+    const Material kqk = Material::parse("KQvK");
+    std::optional<TableLock> other(std::in_place, packed(), kqk);
+    ASSERT_TRUE(other->held());
+    const PackResult shared = pack_tables(full(), packed(), names_, options_);
+    EXPECT_EQ(shared.left_to_others, std::vector<Material>{kqk});
+    EXPECT_EQ(shared.packed, 4);
+    EXPECT_FALSE(fs::exists(table_path(packed(), kqk)));
+    EXPECT_NE(
+        std::find(lines_.begin(), lines_.end(),
+                  "KQvK: another process is writing " + table_path(packed(), kqk).string() + ", left to it"),
+        lines_.end());
+    other.reset();  // its process ended without writing it: the rerun does
+    const PackResult rerun = pack_tables(full(), packed(), names_, options_);
+    EXPECT_TRUE(rerun.left_to_others.empty());
+    EXPECT_EQ(rerun.packed, 1);
+    EXPECT_EQ(rerun.skipped, 4);
+    expect_same_values();
 }
 
 TEST_F(PackTables, APackIntoItsOwnDirectoryIsRefused) {

@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "jobs/estimates.hpp"
 #include "jobs/progress.hpp"
+#include "jobs/table_lock.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
 #include "store/format.hpp"
@@ -84,7 +86,10 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
         const auto reader = last_reader.find(m);
         const bool copy_wanted = reader != last_reader.end() && reader->second > i && fs::exists(source) &&
                                  table_file_needs_subtables(source) && !exact_copy_current(from, m, to);
-        const bool pack = to_pack.count(m) > 0;
+        // Another tbpack (or tbgen) writing the same file would interleave its blocks with ours.
+        std::optional<TableLock> lock;
+        if (to_pack.count(m)) lock.emplace(to, m);
+        const bool pack = lock && lock->held();
         const auto start = std::chrono::steady_clock::now();
         std::string copy_note;
         if (pack || copy_wanted) {
@@ -106,6 +111,9 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
         const std::string took = " in " + format_duration(seconds_since(start));
         if (!named.count(m)) {
             if (copy_wanted) options.report(m.name() + ": read" + copy_note + "," + took);
+        } else if (lock && !pack) {
+            result.left_to_others.push_back(m);
+            options.report(m.name() + ": another process is writing " + target.string() + ", left to it");
         } else if (pack) {
             const uint64_t before = fs::file_size(source), after = fs::file_size(target);
             result.bytes_before += before, result.bytes_after += after;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "index/material.hpp"
 #include "store/table_file.hpp"
 
 namespace retro {
@@ -25,6 +26,8 @@ struct PackOptions {
 struct PackResult {
     int packed = 0, skipped = 0;
     uint64_t bytes_before = 0, bytes_after = 0;  // of the packed and skipped tables, in both directories
+    // Not packed: another process held their lock (jobs/table_lock.hpp) in the target directory.
+    std::vector<Material> left_to_others;
     bool interrupted = false;
     std::string stopped_at;  // where the stop came: "before KQvK", "while packing KQvK (why)"
 };
@@ -37,10 +40,12 @@ bool packed_already(const std::filesystem::path& from, const std::filesystem::pa
 
 // Rewrites the tables `names` of `from` (e.g. table_file_names(from)) into `to`, each after the
 // tables it needs, skipping those packed_already unless options.overwrite: after a stop, the same
-// call goes on where it was. A file settled by exits (or in the shipping form) is read whole through
-// its sub-tables read whole, recursively: each table the pack reads whole (named or not) and a later
-// one reads again gets an exact copy in `to`, read instead of completing its file again, and removed
-// after the last table that reads it. Throws for a missing or unreadable source and a failed write.
+// call goes on where it was. Each table is written holding its lock in `to`, as tbgen's are: one
+// that another process holds is left to it (PackResult::left_to_others). A file settled by exits (or in the
+// shipping form) is read whole through its sub-tables read whole, recursively: each table the pack reads
+// whole (named or not) and a later one reads again gets an exact copy in `to`, read instead of completing its
+// file again, and removed after the last table that reads it. Throws for a missing or unreadable source and a
+// failed write.
 PackResult pack_tables(const std::filesystem::path& from, const std::filesystem::path& to,
                        const std::vector<std::string>& names, const PackOptions& options);
 
