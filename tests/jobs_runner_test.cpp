@@ -73,6 +73,16 @@ protected:
                 << name << ": layer log left behind";
         }
     }
+    // A directory holding KPvK's sub-tables, as an earlier job left them (without exact copies).
+    static fs::path with_kpk_subtables(const std::string& name) {
+        const fs::path dir = base_ / name;
+        fs::create_directories(dir);
+        for (const char* table : KPK_SET)
+            if (std::string(table) != "KPvK")
+                fs::copy_file(table_path(reference(), Material::parse(table)),
+                              table_path(dir, Material::parse(table)));
+        return dir;
+    }
     static inline fs::path base_;
 };
 
@@ -115,12 +125,7 @@ TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
     ASSERT_GT(every, 0u);
     EXPECT_EQ(make_plan(KPK, base_ / "none").memory(kpk).completing, 0u);  // all built by the job
 
-    const fs::path dir = base_ / "completed";
-    fs::create_directories(dir);
-    for (const char* name : KPK_SET)
-        if (std::string(name) != "KPvK")
-            fs::copy_file(table_path(reference(), Material::parse(name)),
-                          table_path(dir, Material::parse(name)));
+    const fs::path dir = with_kpk_subtables("completed");
     JobPlan plan = make_plan(KPK, dir);
     EXPECT_EQ(plan.completed_when_read.size(), 4u);
     EXPECT_EQ(plan.memory(kpk).completing, every);
@@ -135,12 +140,7 @@ TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
 // Those sub-tables are completed before the solve, with a line for each (KPPvKP's took 19 minutes
 // without a word), and the table comes out the same.
 TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstWithALineEach) {
-    const fs::path dir = base_ / "completing";
-    fs::create_directories(dir);
-    for (const char* name : KPK_SET)
-        if (std::string(name) != "KPvK")
-            fs::copy_file(table_path(reference(), Material::parse(name)),
-                          table_path(dir, Material::parse(name)));
+    const fs::path dir = with_kpk_subtables("completing");
     std::vector<std::string> lines;
     JobOptions options;
     options.solver_line = [&](const std::string& line) { lines.push_back(line); };
