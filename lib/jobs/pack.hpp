@@ -41,11 +41,11 @@ bool packed_already(const std::filesystem::path& from, const std::filesystem::pa
 // Rewrites the tables `names` of `from` (e.g. table_file_names(from)) into `to`, each after the
 // tables it needs, skipping those packed_already unless options.overwrite: after a stop, the same
 // call goes on where it was. Each table is written holding its lock in `to`, as tbgen's are: one
-// that another process holds is left to it (PackResult::left_to_others). A file settled by exits (or in the
-// shipping form) is read whole through its sub-tables read whole, recursively: each table the pack reads
-// whole (named or not) and a later one reads again gets an exact copy in `to`, read instead of completing its
-// file again, and removed after the last table that reads it. Throws for a missing or unreadable source and a
-// failed write.
+// that another process holds is left to it (PackResult::left_to_others). A file settled by exits
+// (or in the shipping form) is read whole through its sub-tables read whole, recursively: each
+// table the pack reads whole (named or not) and a later one reads again gets an exact copy in `to`,
+// read instead of completing its file again, and removed after the last table that reads it.
+// Throws for a missing or unreadable source and a failed write.
 PackResult pack_tables(const std::filesystem::path& from, const std::filesystem::path& to,
                        const std::vector<std::string>& names, const PackOptions& options);
 

@@ -137,20 +137,15 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     const auto start = std::chrono::steady_clock::now();
     StoredTable stored = read_stored_table(path, sides, stop_);
     const Tablebase completion(*this, Completing{});
-    bool completed = false;
     if (stored.exits_settled)
         for (Color side : {WHITE, BLACK})
-            if (stored.dropped != side && (sides & side_bit(side))) {
+            if (stored.dropped != side && (sides & side_bit(side)))
                 apply_exits(*stored.table, side, completion, stop_);
-                completed = true;
-            }
-    if (dropped && (sides & side_bit(*dropped))) {
-        rebuild_side(*stored.table, *dropped, completion, stop_);
-        completed = true;
-    }
-    if (completed && completion_told_ && *completion_told_)
-        (*completion_told_)(canonical,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const bool rebuilt = dropped && (sides & side_bit(*dropped));
+    if (rebuilt) rebuild_side(*stored.table, *dropped, completion, stop_);
+    if ((stored.exits_settled || rebuilt) && completion_told_)
+        completion_told_(canonical,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return std::move(stored.table);
 }
 

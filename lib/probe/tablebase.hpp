@@ -90,9 +90,7 @@ public:
     // (exits applied, a dropped side rebuilt), also for the sub-tables that completion read: it can
     // take minutes, which a job says as it goes.
     using CompletionTold = std::function<void(const Material& m, double seconds)>;
-    void tell_completions(CompletionTold told) {
-        completion_told_ = std::make_shared<CompletionTold>(std::move(told));
-    }
+    void tell_completions(CompletionTold told) { completion_told_ = std::move(told); }
 
     // A table added whole, or else the directory's file, read a run at a time (TableSource::values).
     std::unique_ptr<TableValues> values(const Material& m) const override;
@@ -156,7 +154,7 @@ private:
     const Tablebase* holder_ = nullptr;
     bool exact_copies_ = false;
     std::filesystem::path exact_copy_dir_;
-    std::shared_ptr<const CompletionTold> completion_told_;  // shared with the completing Tablebases
+    CompletionTold completion_told_;  // copied into the completing Tablebases
     // Open addressing by material key, written under mutex_, read without it. A probe prefers the
     // whole table when both are there.
     static constexpr size_t SLOTS = 64;
