@@ -129,35 +129,51 @@ TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
     JobPlan plan = make_plan(KPK, dir);
     EXPECT_EQ(plan.completed_when_read.size(), 4u);
     EXPECT_EQ(plan.memory(kpk).completing, every);
+    const uint64_t disk = plan.disk_needed();  // with the copies of the four
     const Tablebase tables(dir);
     write_table(*tables.find(kqk), exact_copy_path(dir, kqk), exact_copy_options());
     plan = make_plan(KPK, dir);
     EXPECT_FALSE(plan.completed_when_read.contains(kqk));
     EXPECT_EQ(plan.completed_when_read.size(), 3u);
     EXPECT_LE(plan.memory(kpk).completing, every);
+    EXPECT_EQ(disk - plan.disk_needed(), exact_copy_bytes_estimate(kqk));
 }
 
-// Those sub-tables are completed before the solve, with a line for each (KPPvKP's took 19 minutes
-// without a word), and the table comes out the same.
-TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstWithALineEach) {
+// Those sub-tables are completed before the solve, each once, with a line for each (KPPvKP's took 19
+// minutes without a word) and an exact copy that the solve reads, removed when the job ends; the
+// table comes out the same.
+TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstOnceWithALineEach) {
     const fs::path dir = with_kpk_subtables("completing");
-    std::vector<std::string> lines;
+    std::vector<std::string> lines, notes;
     JobOptions options;
     options.solver_line = [&](const std::string& line) { lines.push_back(line); };
+    options.note = [&](const std::string& line) { notes.push_back(line); };
     const JobResult r = run_job(make_plan(KPK, dir), options);
     ASSERT_EQ(r.built.size(), 1u);
     const auto line_at = [&](const std::string& text) {
         return std::find_if(lines.begin(), lines.end(),
                             [&](const std::string& line) { return line.find(text) != std::string::npos; });
     };
-    const auto reading = line_at("KPvK: reading "),
-               completed = line_at("KPvK: KQvK completed from its sub-tables in ");
-    ASSERT_NE(reading, lines.end());
-    EXPECT_NE(reading->find("KQvK"), std::string::npos) << *reading;
-    EXPECT_NE(reading->find("each completed from its own sub-tables"), std::string::npos) << *reading;
-    ASSERT_NE(completed, lines.end());
-    EXPECT_LT(reading, completed);
-    EXPECT_LT(completed, line_at("KPvK slice"));  // before the solve's first slice
+    const auto count = [](const std::vector<std::string>& in, const std::string& text) {
+        return std::count_if(in.begin(), in.end(),
+                             [&](const std::string& line) { return line.find(text) != std::string::npos; });
+    };
+    const auto completing = line_at("KPvK: completing ");
+    ASSERT_NE(completing, lines.end());
+    EXPECT_NE(completing->find("4 tables from their sub-tables first, each once"), std::string::npos)
+        << *completing;
+    EXPECT_NE(completing->find(": KBvK, KNvK, KQvK, KRvK"), std::string::npos) << *completing;
+    ASSERT_NE(line_at("KRvK completed from its sub-tables in "), lines.end());
+    EXPECT_NE(line_at("KRvK completed from its sub-tables in ")->find(" (4 of 4)"), std::string::npos);
+    const auto first_slice = line_at("KPvK slice");
+    for (const char* sub : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
+        const std::string completed = std::string("KPvK: ") + sub + " completed from its sub-tables in ";
+        EXPECT_EQ(count(lines, completed), 1) << sub;
+        EXPECT_LT(completing, line_at(completed)) << sub;
+        EXPECT_LT(line_at(completed), first_slice) << sub;
+        EXPECT_EQ(count(notes, std::string(sub) + ": exact copy "), 1) << sub;
+        EXPECT_FALSE(fs::exists(exact_copy_path(dir, Material::parse(sub)))) << sub;  // spent
+    }
     expect_same_files(dir);
 }
 

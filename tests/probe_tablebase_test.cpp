@@ -24,6 +24,17 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// Writes KQvKR and its sub-tables into dir, settled by exits (quickly: zstd 1); KQvKR's values.
+std::shared_ptr<const Table> write_settled_kqkr(const std::filesystem::path& dir) {
+    const Material kqkr = Material::parse("KQvKR");
+    const Tablebase& solved = test::solved_tables({kqkr.name()});
+    WriteOptions quick = exact_copy_options();
+    quick.settle_exits = true;
+    for (const Material& m : build_order({kqkr}))
+        write_settled_table(*solved.find(m), table_path(dir, m), quick, solved);
+    return solved.find(kqkr);
+}
+
 // Writes a table of m with arbitrary values (holes kept) into dir, at compression `level` (-1: the
 // default).
 Table write_arbitrary_table(const Material& m, const std::filesystem::path& dir, int level) {
@@ -159,12 +170,7 @@ TEST(ProbeTablebase, FindReadsAnExactCopyOnlyWhenAskedFreshAndSound) {
     namespace fs = std::filesystem;
     ScratchDir dir("tablebase-exact-copy");
     const Material kqkr = Material::parse("KQvKR");
-    const Tablebase& solved = test::solved_tables({kqkr.name()});
-    WriteOptions quick = exact_copy_options();
-    quick.settle_exits = true;
-    for (const Material& m : build_order({kqkr}))
-        write_settled_table(*solved.find(m), table_path(dir.path, m), quick, solved);
-    const auto expected = solved.find(kqkr);
+    const auto expected = write_settled_kqkr(dir.path);
     Table marked = *expected;
     const uint64_t idx = 1000;
     ASSERT_NE(expected->value(WHITE, idx), DTM_DRAW);
@@ -183,4 +189,31 @@ TEST(ProbeTablebase, FindReadsAnExactCopyOnlyWhenAskedFreshAndSound) {
     write_table(marked, copy, exact_copy_options());
     fs::resize_file(copy, fs::file_size(copy) - 10);
     EXPECT_EQ(read(true), expected->value(WHITE, idx));  // truncated
+}
+
+// A copy of a table read for one side to move (a job's completion chain) keeps that side: it stands
+// for the file when that side is read, not when the other is. Marked as above.
+TEST(ProbeTablebase, AnExactCopyOfOneSideStandsForThatSideOnly) {
+    namespace fs = std::filesystem;
+    ScratchDir dir("tablebase-exact-copy-side");
+    const Material kqkr = Material::parse("KQvKR");
+    const auto expected = write_settled_kqkr(dir.path);
+    StoredTable white = read_stored_table(table_path(dir.path, kqkr), side_bit(WHITE));
+    ASSERT_FALSE(white.table->has_side(BLACK));
+    const uint64_t idx = 1000;
+    ASSERT_NE(expected->value(WHITE, idx), DTM_DRAW);
+    white.table->set(WHITE, idx, DTM_DRAW);
+    write_table(TableInMemory(*white.table), exact_copy_path(dir.path, kqkr),
+                exact_copy_options(side_bit(WHITE)));
+    EXPECT_TRUE(exact_copy_current(dir.path, kqkr, {}, side_bit(WHITE)));
+    EXPECT_FALSE(exact_copy_current(dir.path, kqkr, {}, side_bit(BLACK)));
+    EXPECT_FALSE(exact_copy_current(dir.path, kqkr));
+    const auto read = [&](SideSet sides) {
+        Tablebase tables(dir.path);
+        tables.read_exact_copies();
+        return tables.find(kqkr, sides);
+    };
+    EXPECT_EQ(read(side_bit(WHITE))->value(WHITE, idx), DTM_DRAW);  // the copy
+    const auto both = read(BOTH_SIDES);                             // the file, completed
+    EXPECT_TRUE(*both == *expected);
 }

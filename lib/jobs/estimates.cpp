@@ -12,6 +12,7 @@
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
+#include "jobs/completion_chain.hpp"
 #include "solve/solver.hpp"
 #include "store/block_ranks.hpp"
 #include "store/entry_bits.hpp"
@@ -48,16 +49,18 @@ uint64_t completion_bytes(const Material& sub, SideSet sides) {
     return it->second;
 }
 
-// The most that completing one sub-table of m read whole holds besides it, of those
-// `completed_when_read` names (every one when empty). The promotions that capture nothing are read
-// whole unless `promotions_in_part`.
+// The most that completing one table of m's completion chain (jobs/completion_chain.hpp) holds: the
+// table for the sides read and its completion; of the tables `completed_when_read` names (every one
+// when empty).
 uint64_t completing_bytes(const Material& m, bool promotions_in_part,
                           const std::function<bool(const Material&)>& completed_when_read) {
     uint64_t most = 0;
-    for (const auto& [sub, sides] : direct_subtable_sides(m))
-        if ((!promotions_in_part || sub.total() < m.total()) &&
-            (!completed_when_read || completed_when_read(sub)))
-            most = std::max(most, completion_bytes(sub, sides));
+    const auto chain = completion_chain(m, promotions_in_part, [&](const Material& sub, SideSet) {
+        return !completed_when_read || completed_when_read(sub);
+    });
+    for (const auto& [sub, sides] : chain)
+        most = std::max(most, table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides))) +
+                                  completion_bytes(sub, sides));
     return most;
 }
 

@@ -39,10 +39,12 @@ struct MemoryPlan {
     // While the file is written, besides the captures' tables (and the promotions' tables held
     // whole): the table and the bits of the entries exits settle, or a few slices read back.
     uint64_t writing = 0;
-    // While a sub-table whose file exits settle is read: the tables its exits reach from the sides
-    // read, held until it is complete (Tablebase::load), and a side's new values; the most of any
-    // sub-table completed when read (by default every one: which files are settled is not known
-    // before the job; a job's own tables are read from their exact copies).
+    // While the tables of the completion chain (jobs/completion_chain.hpp: complete files that settle
+    // values by exits or drop a side, without an exact copy) are completed one at a time, before
+    // the sub-tables are read: the table for the sides read, the tables its exits reach from them
+    // (Tablebase::load; read from the copies of the chain's earlier tables) and a side's new
+    // values; the most of any table of the chain (by default every sub-table is completed: which
+    // files are settled is not known before the job; a job's own tables are read from their copies).
     uint64_t completing = 0;
     // The threads' compressors and decompressors (codec_thread_bytes in store/codec.hpp): zstd's live
     // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
@@ -58,9 +60,11 @@ struct MemoryPlan {
     uint64_t written() const {
         return PROCESS_BYTES + codecs + writing + captures + (promotions_in_part ? 0 : promotions);
     }
-    // Sub-tables are read before the solve allocates its state and solves its first slice.
+    // Sub-tables are read before the solve allocates its state and solves its first slice; the chain
+    // is completed before they are read.
     uint64_t reading() const {
-        return PROCESS_BYTES + codecs + captures + (promotions_in_part ? 0 : promotions) + completing;
+        return PROCESS_BYTES + codecs +
+               std::max(captures + (promotions_in_part ? 0 : promotions), completing);
     }
     uint64_t peak() const { return std::max({solving(), written(), reading()}); }
     // "solving 1.15 GiB (process 12.0 MiB, codecs 8.68 MiB, state 261 MiB, own slices read back 261 MiB or

@@ -14,6 +14,7 @@
 
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
+#include "jobs/completion_chain.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/progress.hpp"
 #include "solve/solver.hpp"
@@ -114,6 +115,7 @@ uint64_t JobPlan::peak_memory() const {
 uint64_t JobPlan::disk_needed() const {
     const Readings read = readings();  // once for every table: each call goes over the whole plan
     uint64_t files = 0, checkpoint = 0;
+    std::set<Material> chains;  // their copies are written as the tables that read them start
     for (const auto& t : tables) {
         if (t.complete) continue;
         const Material& m = t.material;
@@ -121,7 +123,12 @@ uint64_t JobPlan::disk_needed() const {
         if (settles(m, read.in_part.contains(m)) && read.any.contains(m))
             files += exact_copy_bytes_estimate(m);
         checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m));
+        for (const SubtableSides& sub :
+             completion_chain(m, memory(m).promotions_in_part,
+                              [this](const Material&s, SideSet) { return completed_when_read.contains(s); }))
+            chains.insert(sub.material);
     }
+    for (const Material& m : chains) files += exact_copy_bytes_estimate(m);
     return files + 2 * checkpoint;
 }
 

@@ -96,8 +96,9 @@ struct JobPlan {
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;
     std::optional<Material> peak_memory_table() const;
-    // Disk the job still needs: the files still to write and the exact copies of those read whole
-    // later, plus the largest checkpoint twice (the old one stays until the new one is renamed over it).
+    // Disk the job still needs: the files still to write, the exact copies of those read whole later
+    // and of the tables of their completion chains (jobs/completion_chain.hpp), plus the largest
+    // checkpoint twice (the old one stays until the new one is renamed over it).
     uint64_t disk_needed() const;
     // Disk all the files of the plan take when the job is done.
     uint64_t disk_total() const;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "index/dependencies.hpp"
+#include "jobs/completion_chain.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/heap.hpp"
 #include "jobs/log.hpp"
@@ -142,19 +143,22 @@ public:
     // Builds t (the caller holds its lock). False when the job was stopped meanwhile (result() says
     // where).
     bool build(const PlannedTable& t);
-    // Removes the exact copies that no table left to build reads (`complete`: the plan's tables done).
+    // Removes the exact copies that no table left to build reads, directly or through its completion
+    // chain (`complete`: the plan's tables done).
     void remove_spent_copies(const std::map<Material, bool>& complete);
 
 private:
-    // Reads before m's solve the sub-tables it reads whole from files that settle values by exits
-    // without an exact copy (built by an earlier job): completing each from its own sub-tables, which
-    // may take many minutes for a pawn table, with a line for each table completed; and so that the
-    // solve's progress and ETA start with its first slice.
-    void read_completed_subtables(const Material& m, const MemoryPlan& memory, Tablebase& tables,
-                                  const std::function<void(const std::string&)>& line);
-    // The exact copy of a table whose file settles values by exits, for the later tables that read
-    // it whole. Without it (a full disk) they complete the file's values themselves: slower, the same.
-    void write_exact_copy(const TableValues& values);
+    // Completes before m's solve, one at a time, the tables of its completion chain
+    // (jobs/completion_chain.hpp: complete files built by an earlier job that settle values by exits,
+    // without an exact copy), sub-tables first, each from the copies of the ones before, with a line
+    // for each (a pawn table's take minutes) and an exact copy for the rest of the job; so that the
+    // solve reads copies, and its progress and ETA start with its first slice.
+    void complete_chain(const Material& m, const MemoryPlan& memory,
+                        const std::function<void(const std::string&)>& line);
+    // The exact copy of a table whose file settles values by exits (of `sides` to move: a table of
+    // the chain read for one side), for the later tables that read it whole. Without it (a full disk)
+    // they complete the file's values themselves: slower, the same.
+    void write_exact_copy(const TableValues& values, SideSet sides = BOTH_SIDES);
     void tell_status(const std::string& s) {
         if (!options_.status) return;
         status_.fraction = progress_.job_fraction();
@@ -186,12 +190,12 @@ void JobRun::tidy_complete(const Material& m) {
     remove_if_present(elapsed_path(checkpoint), options_.note);
 }
 
-void JobRun::write_exact_copy(const TableValues& values) {
+void JobRun::write_exact_copy(const TableValues& values, SideSet sides) {
     const Material& m = values.material();
     const auto copy = exact_copy_path(plan_.dir, m);
     const auto start = ActiveClock::now();
     try {
-        write_table(values, copy, exact_copy_options());
+        write_table(values, copy, exact_copy_options(sides));
     } catch (const StoreError& e) {
         report(m.name() + ": no exact copy for the tables that read it (" + e.what() +
                "); they complete its values from its file");
@@ -202,32 +206,48 @@ void JobRun::write_exact_copy(const TableValues& values) {
          " (" + format_bytes(std::filesystem::file_size(copy, ec)) + ")");
 }
 
-void JobRun::read_completed_subtables(const Material& m, const MemoryPlan& memory, Tablebase& tables,
-                                      const std::function<void(const std::string&)>& line) {
-    std::vector<SubtableSides> to_complete;
+void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
+                            const std::function<void(const std::string&)>& line) {
+    const std::vector<SubtableSides> chain =
+        completion_chain(m, memory.promotions_in_part, [&](const Material& sub, SideSet sides) {
+            return plan_.completed_when_read.contains(sub) && !exact_copy_current(plan_.dir, sub, {}, sides);
+        });
+    if (chain.empty()) return;
     std::string names;
-    for (const SubtableSides& sub : direct_subtable_sides(m)) {
-        // Promotions read in part are read a run at a time, by the solve.
-        const bool read_in_part = memory.promotions_in_part && sub.material.total() == m.total();
-        if (read_in_part || !plan_.completed_when_read.contains(sub.material)) continue;
-        to_complete.push_back(sub);
-        names += (names.empty() ? "" : ", ") + sub.material.name();
+    for (const SubtableSides& sub : chain) names += (names.empty() ? "" : ", ") + sub.material.name();
+    const std::string of_chain = " of " + std::to_string(chain.size());
+    line(m.name() + ": completing " + std::to_string(chain.size()) +
+         " tables from their sub-tables first, each once (built by an earlier job, they have no exact "
+         "copy): " +
+         names);
+    for (size_t k = 0; k < chain.size(); ++k) {
+        const Material& sub = chain[k].material;
+        Tablebase tables(plan_.dir);  // freed before the next: holds the table and what it reads
+        tables.stop_reading_when(options_.stop);
+        tables.read_exact_copies();
+        tables.tell_completions([&](const Material& done, double seconds) {
+            line(m.name() + ": " + done.name() + " completed from its sub-tables in " +
+                 format_duration(seconds) +
+                 (done == sub ? " (" + std::to_string(k + 1) + of_chain + ")" : std::string()));
+        });
+        if (const auto table = tables.find(sub, chain[k].sides))  // none: the solve says it is missing
+            write_exact_copy(TableInMemory(*table), chain[k].sides);
     }
-    if (to_complete.empty()) return;
-    line(m.name() + ": reading " + names +
-         ", each completed from its own sub-tables (built by an earlier job, they have no exact copy)");
-    tables.tell_completions([&](const Material& done, double seconds) {
-        line(m.name() + ": " + done.name() + " completed from its sub-tables in " + format_duration(seconds));
-    });
-    for (const SubtableSides& sub : to_complete) tables.find(sub.material, sub.sides);
-    tables.tell_completions({});
 }
 
 void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
     std::set<Material> read_later;
+    const auto of_earlier_jobs = [&](const Material& sub, SideSet) {
+        return plan_.completed_when_read.contains(sub);
+    };
     for (const PlannedTable& t : plan_.tables)
-        if (!complete.at(t.material))
-            for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
+        if (!complete.at(t.material)) {
+            const Material& m = t.material;
+            for (const Material& sub : direct_subtables(m)) read_later.insert(sub);
+            for (const SubtableSides& sub :
+                 completion_chain(m, plan_.memory(m).promotions_in_part, of_earlier_jobs))
+                read_later.insert(sub.material);
+        }
     for (const PlannedTable& t : plan_.tables)
         if (complete.at(t.material) && !read_later.contains(t.material)) {
             const auto copy = exact_copy_path(plan_.dir, t.material);
@@ -314,7 +334,7 @@ bool JobRun::build(const PlannedTable& t) {
     };
     SolvedTable solved;
     try {
-        read_completed_subtables(m, memory, tables, table_line);
+        complete_chain(m, memory, table_line);
         solved = solve_table(m, tables, solve_options);
     } catch (const SolveInterrupted& e) {
         return stopped_solving(e.what());

@@ -107,10 +107,10 @@ SideSet sides_held(const Table& t) {
 std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir,
                                        const std::filesystem::path& copy_dir, const Material& m,
                                        SideSet sides, const std::atomic<bool>* stop) {
-    if (!exact_copy_current(dir, m, copy_dir)) return nullptr;
+    if (!exact_copy_current(dir, m, copy_dir, sides)) return nullptr;
     try {
         StoredTable stored = read_stored_table(exact_copy_path(copy_dir, m), sides, stop);
-        if (stored.exits_settled || stored.dropped) return nullptr;
+        if (stored.exits_settled || (stored.dropped && (sides & side_bit(*stored.dropped)))) return nullptr;
         return std::move(stored.table);
     } catch (const ReadStopped&) {
         throw;

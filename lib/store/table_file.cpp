@@ -473,17 +473,27 @@ std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Ma
 }
 
 bool exact_copy_current(const std::filesystem::path& dir, const Material& m,
-                        const std::filesystem::path& copy_dir) {
+                        const std::filesystem::path& copy_dir, SideSet sides) {
     std::error_code ec;
-    const auto copy_time =
-        std::filesystem::last_write_time(exact_copy_path(copy_dir.empty() ? dir : copy_dir, m), ec);
+    const auto copy = exact_copy_path(copy_dir.empty() ? dir : copy_dir, m);
+    const auto copy_time = std::filesystem::last_write_time(copy, ec);
     if (ec) return false;
     const auto file_time = std::filesystem::last_write_time(table_path(dir, m), ec);
-    return !ec && copy_time >= file_time;
+    if (ec || copy_time < file_time) return false;
+    try {
+        const std::optional<Color> dropped = TableReader(copy, Metric::Dtm).header().dropped;
+        return !dropped || !(sides & side_bit(*dropped));
+    } catch (const StoreError&) {  // a damaged copy: the file is read instead
+        return false;
+    }
 }
 
-WriteOptions exact_copy_options() {
+WriteOptions exact_copy_options(SideSet sides) {
+    assert(sides != 0);
     WriteOptions o;
+    if (sides != BOTH_SIDES)
+        o.keep =
+            sides == side_bit(WHITE) ? WriteOptions::Sides::WhiteToMove : WriteOptions::Sides::BlackToMove;
     o.codec = Codec::Zstd;
     o.level = 1;
     o.fill_holes = false;

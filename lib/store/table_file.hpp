@@ -31,10 +31,11 @@ std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material&
 // self-contained and quick to write and read, for the later tables of the job that read it whole
 // (completing the settled file costs a search per entry, recursively: docs/guide.md, "Exact copies").
 std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m);
-// Whether m's exact copy is in copy_dir (default: dir) and not older than m's file in dir (a copy
-// older than its file was left by an earlier solve). Its contents are checked when it is read.
+// Whether m's exact copy is in copy_dir (default: dir), not older than m's file in dir (a copy
+// older than its file was left by an earlier solve) and holds the values of `sides` to move (a copy
+// of a table read for one side keeps that side only). Its contents are checked when it is read.
 bool exact_copy_current(const std::filesystem::path& dir, const Material& m,
-                        const std::filesystem::path& copy_dir = {});
+                        const std::filesystem::path& copy_dir = {}, SideSet sides = BOTH_SIDES);
 // The names of the DTM table files (*.rtb) in dir, sorted ("KQvK", "KQvKR"). Throws
 // std::filesystem::filesystem_error when dir cannot be read.
 std::set<std::string> table_file_names(const std::filesystem::path& dir);
@@ -97,8 +98,9 @@ struct WriteOptions {
 };
 
 // How an exact copy is written: zstd 1, every value as solved, in the natural order of the entries
-// (or the pawn digits first, as a slice store reads), holes as they are.
-WriteOptions exact_copy_options();
+// (or the pawn digits first, as a slice store reads), holes as they are; the values of `sides` to
+// move only (a table read for one side).
+WriteOptions exact_copy_options(SideSet sides = BOTH_SIDES);
 
 // Writes to a temporary name in the same directory, flushes it to disk (fsync), then renames it, so
 // a file with the final name is always complete. Throws StoreError (unwritable directory, full disk:

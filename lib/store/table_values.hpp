@@ -43,6 +43,8 @@ public:
     virtual bool exact(Color) const { return true; }
 };
 
+// A side the table does not hold (read for the other side only) reads as draws, as a file's dropped
+// side does: not exact.
 class TableInMemory final : public TableValues {
 public:
     explicit TableInMemory(const Table& table) : table_(table) {}
