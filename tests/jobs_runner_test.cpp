@@ -177,6 +177,30 @@ TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstOnceWithALineEach) {
     expect_same_files(dir);
 }
 
+// The copies of tables complete before the job stay while any table is left to build, whether it
+// reads them directly or not: a later table's completion chain may read them, and a job stopped in
+// the middle of a chain keeps what it completed for the rerun.
+TEST_F(JobsRunner, CopiesOfTablesCompleteBeforeTheJobStayWhileATableIsLeft) {
+    const fs::path dir = with_kpk_subtables("copies-stay");
+    const Material kbk = Material::parse("KBvK");
+    write_table(*Tablebase(dir).find(kbk), exact_copy_path(dir, kbk), exact_copy_options());
+    std::atomic<bool> stop{false};
+    JobOptions options;
+    options.stop = &stop;
+    options.report = [&](const std::string& line) {
+        if (line.find("KPvK: done") != std::string::npos) stop = true;  // KQvKR is left
+    };
+    const JobPlan plan = make_plan({Material::parse("KPvK"), Material::parse("KQvKR")}, dir);
+    EXPECT_TRUE(plan.settled_complete.contains(kbk));
+    EXPECT_FALSE(plan.completed_when_read.contains(kbk));
+    const JobResult r = run_job(plan, options);
+    EXPECT_TRUE(r.interrupted);
+    ASSERT_EQ(r.built.size(), 1u);
+    EXPECT_EQ(r.built[0].material.name(), "KPvK");
+    for (const char* name : {"KBvK", "KNvK"})  // KQvKR reads neither
+        EXPECT_TRUE(fs::exists(exact_copy_path(dir, Material::parse(name)))) << name;
+}
+
 TEST_F(JobsRunner, DamagedOrPartialFilesAreRebuilt) {
     const fs::path dir = base_ / "damaged";
     fs::create_directories(dir);

@@ -150,8 +150,10 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
         if (!t.complete) t.damaged_file = stamp;
         std::error_code ec;
         t.has_checkpoint = !t.complete && std::filesystem::exists(checkpoint_path(dir, m), ec);
-        if (t.complete && !exact_copy_current(dir, m) && table_file_needs_subtables(table_path(dir, m)))
-            plan.completed_when_read.insert(m);
+        if (t.complete && table_file_needs_subtables(table_path(dir, m))) {
+            plan.settled_complete.insert(m);
+            if (!exact_copy_current(dir, m)) plan.completed_when_read.insert(m);
+        }
         plan.tables.push_back(t);
     }
     return plan;

@@ -61,6 +61,10 @@ struct JobPlan {
     // side: a table that reads one whole completes it (MemoryPlan::completing). The job's own tables
     // are read from their copies; self-contained files need no completion.
     std::set<Material> completed_when_read;
+    // The same with a current copy too: every complete table whose file needs its sub-tables. A
+    // job's completion chains go through them (jobs/completion_chain.hpp), and their copies (written
+    // by a chain of this job or of a stopped one) stay while any table is left to build.
+    std::set<Material> settled_complete;
 
     int to_build() const;
     // Index entries (both sides to move) of the tables still to build.

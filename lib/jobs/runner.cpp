@@ -143,8 +143,9 @@ public:
     // Builds t (the caller holds its lock). False when the job was stopped meanwhile (result() says
     // where).
     bool build(const PlannedTable& t);
-    // Removes the exact copies that no table left to build reads, directly or through its completion
-    // chain (`complete`: the plan's tables done).
+    // Removes the exact copies that no table left to build reads (`complete`: the plan's tables
+    // done); those of the tables complete before the job stay while any table is left (a completion
+    // chain may read them).
     void remove_spent_copies(const std::map<Material, bool>& complete);
 
 private:
@@ -210,7 +211,7 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
                             const std::function<void(const std::string&)>& line) {
     const std::vector<SubtableSides> chain =
         completion_chain(m, memory.promotions_in_part, [&](const Material& sub, SideSet sides) {
-            return plan_.completed_when_read.contains(sub) && !exact_copy_current(plan_.dir, sub, {}, sides);
+            return plan_.settled_complete.contains(sub) && !exact_copy_current(plan_.dir, sub, {}, sides);
         });
     if (chain.empty()) return;
     std::string names;
@@ -237,16 +238,11 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
 
 void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
     std::set<Material> read_later;
-    const auto of_earlier_jobs = [&](const Material& sub, SideSet) {
-        return plan_.completed_when_read.contains(sub);
-    };
     for (const PlannedTable& t : plan_.tables)
         if (!complete.at(t.material)) {
-            const Material& m = t.material;
-            for (const Material& sub : direct_subtables(m)) read_later.insert(sub);
-            for (const SubtableSides& sub :
-                 completion_chain(m, plan_.memory(m).promotions_in_part, of_earlier_jobs))
-                read_later.insert(sub.material);
+            for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
+            // Any of them may be in the completion chain of a table left.
+            read_later.insert(plan_.settled_complete.begin(), plan_.settled_complete.end());
         }
     for (const PlannedTable& t : plan_.tables)
         if (complete.at(t.material) && !read_later.contains(t.material)) {
