@@ -13,13 +13,11 @@ std::vector<SubtableSides> completion_chain(const Material& m, bool promotions_i
     while (!to_visit.empty()) {
         const SubtableSides sub = to_visit.back();
         to_visit.pop_back();
-        SideSet& sides = read[sub.material];
-        const SideSet wanted = sides | sub.sides;
-        if (wanted == sides || !completed(sub.material, wanted)) {
-            if (sides == 0) read.erase(sub.material);
-            continue;
-        }
-        sides = wanted;  // completing it reads its sub-tables for these sides
+        const auto known = read.find(sub.material);
+        const SideSet before = known == read.end() ? 0 : known->second;
+        const SideSet wanted = before | sub.sides;
+        if (wanted == before || !completed(sub.material, wanted)) continue;
+        read[sub.material] = wanted;  // completing it reads its sub-tables for these sides
         for (const SubtableSides& next : direct_subtable_sides(sub.material, wanted))
             to_visit.push_back(next);
     }

@@ -123,9 +123,9 @@ uint64_t JobPlan::disk_needed() const {
         if (settles(m, read.in_part.contains(m)) && read.any.contains(m))
             files += exact_copy_bytes_estimate(m);
         checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m));
-        for (const SubtableSides& sub :
-             completion_chain(m, memory(m).promotions_in_part,
-                              [this](const Material&s, SideSet) { return completed_when_read.contains(s); }))
+        for (const SubtableSides& sub : completion_chain(
+                 m, memory(m).promotions_in_part,
+                 [this](const Material&sub, SideSet) { return completed_when_read.contains(sub); }))
             chains.insert(sub.material);
     }
     for (const Material& m : chains) files += exact_copy_bytes_estimate(m);

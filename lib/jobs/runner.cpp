@@ -239,11 +239,10 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
 void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
     std::set<Material> read_later;
     for (const PlannedTable& t : plan_.tables)
-        if (!complete.at(t.material)) {
+        if (!complete.at(t.material))
             for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
-            // Any of them may be in the completion chain of a table left.
-            read_later.insert(plan_.settled_complete.begin(), plan_.settled_complete.end());
-        }
+    if (!read_later.empty())  // a table left reads sub-tables: any of these may be in its chain
+        read_later.insert(plan_.settled_complete.begin(), plan_.settled_complete.end());
     for (const PlannedTable& t : plan_.tables)
         if (complete.at(t.material) && !read_later.contains(t.material)) {
             const auto copy = exact_copy_path(plan_.dir, t.material);
