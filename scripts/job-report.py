@@ -5,8 +5,8 @@ Usage: scripts/job-report.py tables/tbgen.log [--slowest N]
 
 A job stopped and resumed (Ctrl-C, kill, reboot) leaves several runs in one log. This prints the
 wall time of each run and their sum (the job's time, pauses between runs excluded), the time spent
-solving and writing, the slowest tables, the peak memory the runs reported and the disk the tables
-take. Times of tables that were resumed count only their last run in the per-table figures.
+solving and writing (and, apart, completing sub-tables an earlier job built), the slowest tables,
+the peak memory the runs reported and the disk the tables take. Times of tables that were resumed count only their last run in the per-table figures.
 """
 import argparse
 import datetime
@@ -17,6 +17,7 @@ import sys
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (.*)$")
 SOLVED = re.compile(r"^(\w+): solved in (.+?) \(.*\), (\S+) written in (.+?) \((.+)\)$")
 PEAK = re.compile(r"peak memory ([\d.]+ \w?i?B)")
+CHAIN = re.compile(r"^(\w+): its (\d+) sub-tables completed in (.+?); solving$")
 TABLE_PEAK = re.compile(r"^(\w+): done; peak memory ([\d.]+ \w?i?B) \(estimated ([\d.]+ \w?i?B)")
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
 
@@ -47,6 +48,7 @@ def main():
 
     runs = []  # [first stamp, last stamp]
     tables = {}  # material -> (solve s, write s, file, size text)
+    chains = {}  # material -> (sub-tables completed before its solve, seconds)
     peaks = []
     table_peaks = {}  # material -> (measured, estimated) bytes
     with open(args.log) as f:
@@ -62,6 +64,8 @@ def main():
             if solved := SOLVED.match(text):
                 name, solve, path, write, file_size = solved.groups()
                 tables[name] = (seconds(solve), seconds(write), path, file_size)
+            elif chain := CHAIN.match(text):
+                chains[chain.group(1)] = (int(chain.group(2)), seconds(chain.group(3)))
             elif peak := PEAK.search(text):
                 peaks.append(size(peak.group(1)))
                 if table_peak := TABLE_PEAK.match(text):
@@ -77,6 +81,9 @@ def main():
     write = sum(t[1] for t in tables.values())
     print(f"tables built: {len(tables)}; solving {duration(solve)}, writing {duration(write)}"
           f" ({100 * write / max(solve + write, 1e-9):.0f}% of the two)")
+    if chains:  # files of an earlier job, settled by exits: not counted as solving
+        print(f"completing sub-tables built by an earlier job: {sum(c[0] for c in chains.values())} tables"
+              f" in {duration(sum(c[1] for c in chains.values()))}, before {len(chains)} of the tables built")
     slowest = sorted(tables.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[: args.slowest]
     print("slowest: " + ", ".join(f"{name} {duration(s + w)} (solve {duration(s)}, write {duration(w)})"
                                   for name, (s, w, _, _) in slowest))

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""scripts/job-report.py over a log of two runs: the sums, and the tables over their memory estimate.
+"""scripts/job-report.py over a log of two runs: the sums (a completion chain apart), and the tables
+over their memory estimate.
 
 Usage: job_report_test.py SCRIPT (exit 0 when every check holds).
 """
@@ -14,7 +15,9 @@ LOG = """\
 2026-11-26 10:02:01 KRPvKR: solved in 2 min 00 s (1e+06 entries/s), {dir}/KRPvKR.rtb written in 30 s (84.2 MiB)
 2026-11-26 10:02:31 KRPvKR: done; peak memory 1.09 GiB (estimated 1.08 GiB); job 33.3% (ETA 5 min)
 2026-11-26 10:02:32 interrupted by signal 2: 1 tables built in this run; peak memory 1.09 GiB.
-2026-11-26 11:00:00 start: tbgen --all 5 -o /x
+2026-11-26 10:40:00 start: tbgen --all 5 -o /x
+2026-11-26 10:40:01 KBPvKP: completing 2 tables from their sub-tables first, each once: KBvK, KQvK
+2026-11-26 10:59:59 KBPvKP: its 2 sub-tables completed in 19 min 58 s; solving
 2026-11-26 11:00:01 KBPvKP: solved in 7 min 13 s (1e+06 entries/s), {dir}/KBPvKP.rtb written in 25 s (114 MiB)
 2026-11-26 11:07:39 KBPvKP: done; peak memory 3.50 GiB (estimated 3.11 GiB); job 66.7% (ETA 1 min)
 2026-11-26 11:07:40 KPvK: solved in 0.1 s (1e+06 entries/s), {dir}/KPvK.rtb written in 0.1 s (12 KiB)
@@ -31,8 +34,9 @@ def main():
             f.write(LOG.format(dir=d))
         out = subprocess.run([sys.executable, script, log], capture_output=True, text=True, check=True).stdout
     expected = [
-        "runs: 2, wall time 10 min 13 s (2 min 32 s + 7 min 41 s)",
+        "runs: 2, wall time 30 min 13 s (2 min 32 s + 27 min 41 s)",
         "tables built: 3; solving 9 min 13 s, writing 0 min 55 s (9% of the two)",
+        "completing sub-tables built by an earlier job: 2 tables in 19 min 58 s, before 1 of the tables built",
         "peak memory reported: 3.50 GiB",
         # KPvK is 10.6% over, but small: the process's own few MiB.
         "peak memory against the estimate: 3 tables, 2 estimated at 256 MiB or more; the most over: "

@@ -91,6 +91,36 @@ TEST(JobsProgress, TheSlicesAloneAreExtrapolated) {
 }
 
 // Another process builds a table: its entries count as done and its time leaves the ETA.
+// A table's completion chain (sub-tables built by an earlier job, completed first) has a status of
+// its own, and its time is neither the table's expected time nor a rate: a 37-minute chain before a
+// 3-minute solve made the status say "past its estimate" and every later ETA too long.
+TEST(JobsProgress, AChainOfSubTablesIsToldApartFromTheTable) {
+    const Material a = Material::parse("KQvK"), b = Material::parse("KQvKR"), c = Material::parse("KRvKN");
+    JobProgress p({{a, 1000}, {b, 2000}, {c, 1000}});
+    const auto t0 = JobProgress::Clock::time_point{};
+    p.table_started(a, t0);
+    p.table_finished(t0 + 1s);  // 1000 entries/s
+    p.table_started(b, t0 + 1s);
+    p.chain_progress(0, 3);
+    p.chain_progress(2, 3);
+    const std::string during = p.status(t0 + 31s);
+    EXPECT_NE(during.find("table 30 s, completing its sub-tables (2 of 3 done), job 25.0%"
+                          " (ETA: the sub-tables left, then ~3.0 s)"),
+              std::string::npos)
+        << during;
+    EXPECT_NEAR(*p.job_eta(t0 + 31s), 2.0 + 1.0, 1e-9);  // b's solve, then c
+    p.chain_progress(3, 3);
+    p.chain_finished(t0 + 41s);  // 40 s of chain
+    EXPECT_DOUBLE_EQ(p.chain_seconds(), 40.0);
+    EXPECT_NEAR(*p.table_eta(t0 + 42s), 1.0, 1e-9);  // its 2 s of solve from the chain's end
+    const std::string after = p.status(t0 + 42s);
+    EXPECT_NE(after.find("table 41 s of ~42 s, job 25.0% (ETA 2.0 s)"), std::string::npos) << after;
+    p.table_finished(t0 + 45s);  // 2000 entries in the 4 s after the chain: 500 a second, not 45
+    EXPECT_NEAR(*p.expected_seconds(c, 1000), 2.0, 1e-9);
+    p.table_started(c, t0 + 45s);
+    EXPECT_DOUBLE_EQ(p.chain_seconds(), 0.0);  // no chain
+}
+
 TEST(JobsProgress, TablesBuiltElsewhereCountAsDone) {
     const Material a = Material::parse("KQvK"), b = Material::parse("KRvK"), c = Material::parse("KBvK");
     JobProgress p({{a, 1000}, {b, 1000}, {c, 2000}});

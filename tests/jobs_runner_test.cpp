@@ -144,10 +144,11 @@ TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
 // table comes out the same.
 TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstOnceWithALineEach) {
     const fs::path dir = with_kpk_subtables("completing");
-    std::vector<std::string> lines, notes;
+    std::vector<std::string> lines, notes, reports;
     JobOptions options;
     options.solver_line = [&](const std::string& line) { lines.push_back(line); };
     options.note = [&](const std::string& line) { notes.push_back(line); };
+    options.report = [&](const std::string& line) { reports.push_back(line); };
     const JobResult r = run_job(make_plan(KPK, dir), options);
     ASSERT_EQ(r.built.size(), 1u);
     const auto line_at = [&](const std::string& text) {
@@ -165,6 +166,14 @@ TEST_F(JobsRunner, SubTablesWithoutACopyAreCompletedFirstOnceWithALineEach) {
     EXPECT_NE(completing->find(": KBvK, KNvK, KQvK, KRvK"), std::string::npos) << *completing;
     ASSERT_NE(line_at("KRvK completed from its sub-tables in "), lines.end());
     EXPECT_NE(line_at("KRvK completed from its sub-tables in ")->find(" (4 of 4)"), std::string::npos);
+    // The status tells the chain apart from the table's own time, and the table's time leaves it out.
+    EXPECT_NE(line_at(" (2 of 4)")->find("| table "), std::string::npos);
+    EXPECT_NE(line_at(" (2 of 4)")->find(", completing its sub-tables (2 of 4 done), job "),
+              std::string::npos)
+        << *line_at(" (2 of 4)");
+    EXPECT_EQ(line_at(" slice ")->find("completing its sub-tables"), std::string::npos)
+        << *line_at(" slice ");
+    EXPECT_EQ(count(reports, "KPvK: its 4 sub-tables completed in "), 1);
     const auto first_slice = line_at("KPvK slice");
     for (const char* sub : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
         const std::string completed = std::string("KPvK: ") + sub + " completed from its sub-tables in ";

@@ -87,6 +87,13 @@ void JobProgress::table_started(const Material& m, Clock::time_point now) {
     table_start_ = now;
     table_fraction_ = 0;
     slices_start_.reset();
+    chain_.reset();
+    chain_seconds_ = 0;
+}
+
+void JobProgress::chain_finished(Clock::time_point now) {
+    if (running_ && chain_) chain_seconds_ = std::chrono::duration<double>(now - table_start_).count();
+    chain_.reset();
 }
 
 void JobProgress::table_progress(double fraction, Clock::time_point now) {
@@ -99,7 +106,10 @@ void JobProgress::table_progress(double fraction, Clock::time_point now) {
 std::optional<double> JobProgress::running_expected() const {
     const auto& [m, entries] = tables_[*running_];
     const auto by_rates = expected_seconds(m, entries);
-    if (!slices_start_ || table_fraction_ >= 1) return by_rates;
+    if (!slices_start_ || table_fraction_ >= 1) {
+        if (by_rates) return chain_seconds_ + *by_rates;
+        return std::nullopt;
+    }
     const auto [start_seconds, start_fraction] = *slices_start_;
     if (table_fraction_ > start_fraction)
         return seconds_at_fraction_ + (seconds_at_fraction_ - start_seconds) * (1 - table_fraction_) /
@@ -119,7 +129,7 @@ void JobProgress::table_finished(Clock::time_point now) {
     const auto& [m, entries] = tables_[*running_];
     Rate& r = rates_[{m.total(), m.has_pawns()}];
     r.entries += entries;
-    r.seconds += std::chrono::duration<double>(now - table_start_).count();
+    r.seconds += std::chrono::duration<double>(now - table_start_).count() - chain_seconds_;
     done_ += entries;
     finished_[*running_] = true;
     ++tables_done_;
@@ -178,7 +188,12 @@ std::optional<double> JobProgress::pending_seconds() const {
 
 std::optional<double> JobProgress::job_eta(Clock::time_point now) const {
     double left = 0;
-    if (running_) {
+    if (running_ && chain_) {  // its solve is still to come, after the chain's unknown rest
+        const auto& [m, entries] = tables_[*running_];
+        const auto expected = expected_seconds(m, entries);
+        if (!expected) return std::nullopt;
+        left = *expected;
+    } else if (running_) {
         const auto expected = running_expected();
         if (!expected) return std::nullopt;
         // A table over its estimate counts as nearly done.
@@ -195,6 +210,13 @@ std::string JobProgress::status(Clock::time_point now) const {
     if (running_) {
         const double elapsed = std::chrono::duration<double>(now - table_start_).count();
         out = "table " + format_duration(elapsed);
+        if (chain_) {
+            out += ", completing its sub-tables (" + std::to_string(chain_->first) + " of " +
+                   std::to_string(chain_->second) + " done), job " + format_percent(job_fraction());
+            const auto eta = job_eta(now);
+            return out + (eta ? " (ETA: the sub-tables left, then ~" + format_duration(*eta) + ")"
+                              : std::string(" (ETA unknown yet)"));
+        }
         if (const auto e = running_expected()) {
             out += " of ~" + format_duration(*e);
             overrun = elapsed > *e;

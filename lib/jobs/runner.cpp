@@ -217,6 +217,9 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
     std::string names;
     for (const SubtableSides& sub : chain) names += (names.empty() ? "" : ", ") + sub.material.name();
     const std::string of_chain = " of " + std::to_string(chain.size());
+    const int tables_in_chain = int(chain.size());
+    const auto start = ActiveClock::now();
+    progress_.chain_progress(0, tables_in_chain);
     line(m.name() + ": completing " + std::to_string(chain.size()) +
          " tables from their sub-tables first, each once (built by an earlier job, they have no exact "
          "copy): " +
@@ -227,6 +230,7 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
         tables.stop_reading_when(options_.stop);
         tables.read_exact_copies();
         tables.tell_completions([&](const Material& done, double seconds) {
+            if (done == sub) progress_.chain_progress(int(k) + 1, tables_in_chain);
             line(m.name() + ": " + done.name() + " completed from its sub-tables in " +
                  format_duration(seconds) +
                  (done == sub ? " (" + std::to_string(k + 1) + of_chain + ")" : std::string()));
@@ -234,6 +238,9 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
         if (const auto table = tables.find(sub, chain[k].sides))  // none: the solve says it is missing
             write_exact_copy(TableInMemory(*table), chain[k].sides);
     }
+    progress_.chain_finished();
+    report(m.name() + ": its " + std::to_string(chain.size()) + " sub-tables completed in " +
+           format_duration(seconds_since(start)) + "; solving");
 }
 
 void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
@@ -274,6 +281,8 @@ bool JobRun::build(const PlannedTable& t) {
 
     auto table_start = ActiveClock::now();
     progress_.table_started(m);
+    // The table's time so far, less its completion chain's (work a later job does not repeat).
+    const auto own_seconds = [&] { return seconds_since(table_start) - progress_.chain_seconds(); };
     hand_back_free_heap();  // what earlier tables left in the heap is not this table's
     ResidentPeak peak_of_table;
     Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
@@ -309,9 +318,7 @@ bool JobRun::build(const PlannedTable& t) {
         }
         report(line);
     };
-    solve_options.checkpoint_written = [&](SolvePoint ply) {
-        write_elapsed(checkpoint, ply, seconds_since(table_start));
-    };
+    solve_options.checkpoint_written = [&](SolvePoint ply) { write_elapsed(checkpoint, ply, own_seconds()); };
     solve_options.stop = options_.stop;
     solve_options.slices_on_disk = memory.slices_on_disk;
     solve_options.promotions_in_part = memory.promotions_in_part;
@@ -336,7 +343,7 @@ bool JobRun::build(const PlannedTable& t) {
     } catch (const ReadStopped&) {  // a sub-table read whole takes a while
         return stopped_solving(m.name() + ": stopped while reading its sub-tables");
     }
-    const double solve_seconds = seconds_since(table_start);
+    const double solve_seconds = own_seconds();
     const auto stopped_writing = [&] {
         result_.interrupted = true;
         result_.stopped_at = "writing " + m.name();
@@ -394,7 +401,7 @@ bool JobRun::build(const PlannedTable& t) {
             result_.interrupted = true;
             result_.stopped_at = "verifying " + m.name();
             result_.stopped_while = JobResult::Phase::Verifying;
-            result_.built.push_back({m, seconds_since(table_start), resuming, std::nullopt});
+            result_.built.push_back({m, own_seconds(), resuming, std::nullopt});
             report(m.name() + ": verification stopped after " + std::to_string(v.checked) + " positions; " +
                    file.string() + " is complete (tbgen --verify " + file.string() + " checks it)");
             return false;
@@ -415,8 +422,9 @@ bool JobRun::build(const PlannedTable& t) {
         statistics = table ? compute_statistics(*table) : compute_statistics(*values_of(solved, m));
     }
     solved.slices.reset();
+    // Solve, write, verify, statistics: not the chain's tables, which a later job does not complete.
+    const double table_seconds = own_seconds();
     progress_.table_finished();
-    const double table_seconds = seconds_since(table_start);  // solve, write, verify, statistics
     if (time_complete) {  // a resumed table without its earlier time would look too fast
         std::ofstream times(times_path_, std::ios::app);
         times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';

@@ -66,7 +66,8 @@ struct JobOptions {
 struct BuiltTable {
     Material material;
     // Solve, write (verify, count statistics) time, with the earlier runs' time of a resumed table when it is
-    // known (MATERIAL.checkpoint.seconds of the checkpoint's ply), else this run's only.
+    // known (MATERIAL.checkpoint.seconds of the checkpoint's ply), else this run's only; not the
+    // time its completion chain took (sub-tables of an earlier job completed first).
     double seconds = 0;
     bool resumed = false;                       // continued from an intact checkpoint
     std::optional<TableStatistics> statistics;  // when JobOptions::statistics_of names it
