@@ -2,6 +2,8 @@
 // solver left every value as it was (scripts/compare_solvers.sh runs it on an old and a new build).
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,6 +12,8 @@
 #include <string>
 
 #include "cli/command_line.hpp"
+#include "jobs/completion_chain.hpp"
+#include "jobs/progress.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
 #include "store/table_diff.hpp"
@@ -28,11 +32,71 @@ struct Tally {
     bool all_identical() const { return different + missing + unreadable == 0; }
 };
 
-// Where tbdiff keeps exact copies (--exact-copies), and which tables get one.
+// Where tbdiff keeps exact copies, and which tables get one.
 struct Copies {
-    fs::path dir;                   // empty: none
+    fs::path dir;                   // --exact-copies, or a temporary directory removed at the end
     std::set<Material> read_whole;  // the tables another table of the run reads
+    // Each directory's own copies (DIR/a, DIR/b): a table completed from one directory's files
+    // stands for that directory only; one found identical goes into both.
+    fs::path of_a() const { return dir / "a"; }
+    fs::path of_b() const { return dir / "b"; }
 };
+
+// Whether reading the file whole completes it from its sub-tables; false for a missing or damaged
+// file, which its own reading reports.
+bool completed_when_read(const fs::path& file) {
+    try {
+        return fs::exists(file) && table_file_needs_subtables(file);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// Completes first, each once, the tables that reading m's sub-tables from `dir` would complete
+// (jobs/completion_chain.hpp: files that need their sub-tables, without a current copy in copy_dir),
+// sub-tables first, each from the copies of the ones before, with an exact copy of each in copy_dir
+// and a line; otherwise each reading completes them again, recursively (KBvK 96 times for KPPvKP).
+// `label` names the directory ("A", "B"). A damaged file stops the chain: the compare reports it.
+void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy_dir,
+                    const std::string& label) {
+    const std::vector<SubtableSides> chain =
+        completion_chain(m, false, [&](const Material& sub, SideSet sides) {
+            return completed_when_read(table_path(dir, sub)) &&
+                   !exact_copy_current(dir, sub, copy_dir, sides);
+        });
+    const std::string of_chain = " of " + std::to_string(chain.size()) + ")";
+    try {
+        complete_chain_in_turn(
+            chain, dir, copy_dir, nullptr,
+            [&](size_t k, const Material& done, double seconds) {
+                std::cout << m.name() << ": " << label << ": " << done.name()
+                          << " completed from its sub-tables in " << format_duration(seconds)
+                          << (done == chain[k].material ? " (" + std::to_string(k + 1) + of_chain
+                                                        : std::string())
+                          << std::endl;
+            },
+            [&](size_t k, const Table& table) {
+                write_table(table, exact_copy_path(copy_dir, table.material()),
+                            exact_copy_options(chain[k].sides));
+            });
+    } catch (const std::exception& e) {
+        std::cout << m.name() << ": " << label << ": completing its sub-tables stopped: " << e.what()
+                  << std::endl;
+    }
+}
+
+// Both directories' copies of a table found identical, from its values of A (the same on every
+// legal entry as B's).
+void write_identical_copy(const Table& table, const Copies& copies) {
+    const fs::path a = exact_copy_path(copies.of_a(), table.material()),
+                   b = exact_copy_path(copies.of_b(), table.material());
+    write_table(table, a, exact_copy_options());
+    std::error_code none;
+    fs::remove(b, none);
+    std::error_code not_linked;  // another file system, say: written again
+    fs::create_hard_link(a, b, not_linked);
+    if (not_linked) write_table(table, b, exact_copy_options());
+}
 
 // Compares dir_a/NAME.rtb with dir_b/NAME.rtb and prints the table's line.
 void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir_b, size_t examples,
@@ -48,13 +112,15 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
         // Through a Tablebase per table (freed after it), so that a file in the shipping form has its
         // other side rebuilt from the sub-tables beside it.
         const Material m = Material::parse(name);
-        Tablebase tables_a(dir_a), tables_b(dir_b);
-        if (!copies.dir.empty()) {
+        for (const fs::path& copy_dir : {copies.of_a(), copies.of_b()}) {
             std::error_code none;  // the table's own values come from its files
-            fs::remove(exact_copy_path(copies.dir, m), none);
-            tables_a.read_exact_copies(copies.dir);
-            tables_b.read_exact_copies(copies.dir);
+            fs::remove(exact_copy_path(copy_dir, m), none);
         }
+        complete_chain(m, dir_a, copies.of_a(), "A");
+        complete_chain(m, dir_b, copies.of_b(), "B");
+        Tablebase tables_a(dir_a), tables_b(dir_b);
+        tables_a.read_exact_copies(copies.of_a());
+        tables_b.read_exact_copies(copies.of_b());
         const auto ta = tables_a.find(m), tb = tables_b.find(m);
         if (!ta || !tb)
             throw StoreError(name + " is not a canonical material name (" + m.canonical().name() + ")");
@@ -65,10 +131,10 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
             ++tally.identical;
             // Both files hold these values on every legal entry: a later table completes either file
             // through the copy exactly as through the files.
-            if (!copies.dir.empty() && copies.read_whole.count(m) &&
+            if (copies.read_whole.count(m) &&
                 (table_file_needs_subtables(a) || table_file_needs_subtables(b)))
                 try {
-                    write_table(*ta, exact_copy_path(copies.dir, m), exact_copy_options());
+                    write_identical_copy(*ta, copies);
                 } catch (const StoreError& e) {  // a full disk, say: the later tables complete the files
                     std::cerr << "tbdiff: warning: no exact copy of " << name << ": " << e.what() << "\n";
                 }
@@ -129,12 +195,14 @@ int main(int argc, char** argv) {
         "both values, A's first), then a summary. A table found in one directory only, or a file\n"
         "that cannot be read (damaged, truncated, another material), is reported and counts as a\n"
         "failure.\n\n"
-        "Tables are compared sub-tables first. With --exact-copies DIR, a table found identical that\n"
-        "another table compared reads whole (its file settled by exits or in the shipping form) is\n"
-        "copied exactly into DIR, and the later tables complete their files through the copy\n"
-        "instead of completing the sub-table's files again, recursively. A table's own values always\n"
-        "come from its files (its copy is removed before it is compared); the copies stay in DIR for\n"
-        "later runs.\n\n"
+        "Tables are compared sub-tables first. A file settled by exits or in the shipping form is\n"
+        "complete only with its sub-tables, read whole; so before each table, the sub-tables its\n"
+        "reading would complete are completed first, each once per directory (a line each), and\n"
+        "copied exactly, and a table found identical that another table compared reads whole is\n"
+        "copied too: the later tables read the copies instead of completing the files again,\n"
+        "recursively. A table's own values always come from its files (its copy is removed before it\n"
+        "is compared). The copies go into a temporary directory (TMPDIR), removed at the end, or\n"
+        "with --exact-copies DIR into DIR/a and DIR/b, kept for later runs.\n\n"
         "Exit status: 0 when at least one table was compared and every table is identical, none\n"
         "missing or unreadable; 1 otherwise; 2 for a bad command line or a directory that does not\n"
         "exist.\n\n"
@@ -143,7 +211,7 @@ int main(int argc, char** argv) {
                                                       "worker threads (default: all cores)")(
         "show", po::value(&examples), "differing entries to print per table (default 5)")(
         "exact-copies", po::value<std::string>(),
-        "keep exact copies of the tables found identical in this directory");
+        "keep the exact copies in this directory (DIR/a, DIR/b) for later runs");
     CommandLine line;
     try {
         line = parse_command_line(argc, argv, visible);
@@ -179,17 +247,25 @@ int main(int argc, char** argv) {
     }
     const std::vector<std::string> ordered = subtables_first(names);
     Copies copies;
-    if (line.options.count("exact-copies")) {
+    const bool keep_copies = line.options.count("exact-copies");
+    std::error_code error;
+    if (keep_copies) {
         copies.dir = line.options["exact-copies"].as<std::string>();
-        std::error_code error;
-        if (fs::create_directories(copies.dir, error); error) {
-            std::cerr << "tbdiff: cannot create " << copies.dir.string() << ": " << error.message() << "\n";
-            return EXIT_USAGE;
-        }
-        for (const std::string& name : ordered)
-            if (const auto m = material(name))
-                for (const Material& sub : direct_subtables(*m)) copies.read_whole.insert(sub);
+    } else {
+        std::string pattern = (fs::temp_directory_path(error) / "tbdiff-XXXXXX").string();
+        if (!error && mkdtemp(pattern.data())) copies.dir = pattern;
+        if (copies.dir.empty()) error = std::error_code(errno, std::generic_category());
     }
+    for (const fs::path& d : {copies.of_a(), copies.of_b()})
+        if (!error) fs::create_directories(d, error);
+    if (error) {
+        std::cerr << "tbdiff: cannot create the directory of exact copies " << copies.dir.string() << ": "
+                  << error.message() << "\n";
+        return EXIT_USAGE;
+    }
+    for (const std::string& name : ordered)
+        if (const auto m = material(name))
+            for (const Material& sub : direct_subtables(*m)) copies.read_whole.insert(sub);
     std::cout << "A: " << dir_a.string() << "\nB: " << dir_b.string() << "\n";
     Tally tally;
     with_threads(threads, [&] {
@@ -199,6 +275,7 @@ int main(int argc, char** argv) {
               << tally.different << " different, " << tally.missing << " missing on one side, "
               << tally.unreadable << " unreadable\n";
     if (names.empty()) std::cout << "tbdiff: no table files found\n";
+    if (!keep_copies) fs::remove_all(copies.dir, error);
     std::cout << (tally.all_identical() && !names.empty() ? "IDENTICAL\n" : "NOT IDENTICAL\n");
     return tally.all_identical() && !names.empty() ? 0 : EXIT_DIFFERENT;
 }

@@ -8,8 +8,8 @@
 #      file, the other rebuilt by a one-ply search);
 #   3. compares every legal entry of both sides to move of every table, the shipping files read
 #      through their rebuild, with the full files (tbdiff, sub-tables first, completing the files
-#      through exact copies of the sub-tables already found identical), and prints the size of both
-#      sets.
+#      through exact copies of the sub-tables already found identical, or completed once per form
+#      first), and prints the size of both sets.
 # Each step resumes: a rerun of the same command skips the tables that SHIP_DIR/roundtrip.log lists
 # as verified or identical (tbpack skips complete files), so the whole set may take several sittings.
 #
@@ -67,8 +67,9 @@ TODO=()
 for name in "${NAMES[@]}"; do
     if done_before identical "$name"; then echo "$name: identical (in $LOG)"; else TODO+=("$name"); fi
 done
-# Exact copies of the tables found identical, through which the later tables complete their files
-# (tbdiff --exact-copies); kept across sittings, removed once every table is identical.
+# Exact copies of the sub-tables (found identical, or completed once per form), through which the
+# later tables complete their files (tbdiff --exact-copies: COPIES/a, COPIES/b); kept across
+# sittings, removed once every table is identical.
 COPIES="$SHIP/roundtrip-copies"
 if [[ ${#TODO[@]} -gt 0 ]]; then
     # One tbdiff for the tables left, sub-tables first; each identical one logged as it comes.

@@ -39,7 +39,9 @@ TEST(CompletionChain, GoesDownToTheSmallestTablesSubTablesFirst) {
             const bool in_chain = std::any_of(chain.begin(), chain.end(), [&](const SubtableSides& c) {
                 return c.material == sub.material;
             });
-            if (in_chain) EXPECT_TRUE(before.contains(sub.material)) << sub.material.name();
+            if (in_chain) {
+                EXPECT_TRUE(before.contains(sub.material)) << sub.material.name();
+            }
         }
         before.insert(s.material);
     }

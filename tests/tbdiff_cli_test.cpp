@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 
 #include "app_run.hpp"
 #include "index/legal_entries.hpp"
@@ -118,40 +119,81 @@ TEST_F(TbdiffCli, DamagedOrMismatchedFilesAreErrorsNotCrashes) {
         << r.out;
 }
 
-// Settled sets: KPvK completes its file through its promotions' tables read whole, which are
-// compared first and, with --exact-copies, copied once found identical; a table's own values still
-// come from its files.
-TEST_F(TbdiffCli, ExactCopiesServeTheLaterTablesOnly) {
-    const fs::path sa = scratch_.path / "settled_a", sb = scratch_.path / "settled_b",
-                   copies = scratch_.path / "copies";
-    for (const fs::path& d : {sa, sb}) {
-        fs::create_directories(d);
-        for (const Material& m : build_order({Material::parse("KPvK")}))
-            write_settled_table(*store_test::small_tables().find(m), table_path(d, m), WriteOptions{},
-                                store_test::small_tables());
+// Two directories of settled files of KPvK and its sub-tables: each file is complete only with its
+// sub-tables read whole.
+class TbdiffSettled : public TbdiffCli {
+protected:
+    TbdiffSettled() {
+        for (const fs::path& d : {sa_, sb_}) {
+            fs::create_directories(d);
+            for (const Material& m : build_order({Material::parse("KPvK")}))
+                write_settled_table(*store_test::small_tables().find(m), table_path(d, m), WriteOptions{},
+                                    store_test::small_tables());
+        }
     }
-    const std::string dirs = " " + sa.string() + " " + sb.string();
-    const test::AppOutcome first = tbdiff("--exact-copies " + copies.string() + dirs);
+    const fs::path sa_ = scratch_.path / "settled_a", sb_ = scratch_.path / "settled_b",
+                   copies_ = scratch_.path / "copies";
+    const std::string dirs_ = " " + sa_.string() + " " + sb_.string();
+};
+
+// KPvK completes its file through its promotions' tables read whole, which are compared first and
+// copied into both directories' copies once found identical; a table's own values still come from
+// its files.
+TEST_F(TbdiffSettled, ExactCopiesServeTheLaterTablesOnly) {
+    const test::AppOutcome first = tbdiff("--exact-copies " + copies_.string() + dirs_);
     ASSERT_EQ(first.status, 0) << first.out << first.err;
     EXPECT_NE(first.out.find("5 tables: 5 identical"), std::string::npos) << first.out;
     EXPECT_GT(first.out.find("KPvK: "), first.out.find("KQvK: ")) << first.out;  // sub-tables first
-    for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"})
-        EXPECT_TRUE(fs::exists(copies / (std::string(name) + ".exact"))) << name;
-    EXPECT_FALSE(fs::exists(copies / "KPvK.exact"));  // no table of the run reads it
+    EXPECT_EQ(first.out.find(" completed from its sub-tables in "), std::string::npos) << first.out;
+    for (const char* side : {"a", "b"}) {
+        for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"})
+            EXPECT_TRUE(fs::exists(copies_ / side / (std::string(name) + ".exact"))) << side << name;
+        EXPECT_FALSE(fs::exists(copies_ / side / "KPvK.exact"));  // no table of the run reads it
+    }
 
     // B's KQvK damaged, but older than the copy: KPvK completes B's file through the copy; KQvK
-    // itself is read from its file, and its copy removed.
-    std::string bytes = read_bytes(sb / "KQvK.rtb");
+    // itself is read from its file, and its copies removed.
+    std::string bytes = read_bytes(sb_ / "KQvK.rtb");
     bytes[bytes.size() - 100] ^= 0x10;
-    store_test::write_bytes(sb / "KQvK.rtb", bytes);
-    fs::last_write_time(sb / "KQvK.rtb", fs::last_write_time(copies / "KQvK.exact") - std::chrono::hours(1));
-    const test::AppOutcome through_copy = tbdiff("--exact-copies " + copies.string() + dirs + " KPvK");
+    store_test::write_bytes(sb_ / "KQvK.rtb", bytes);
+    fs::last_write_time(sb_ / "KQvK.rtb",
+                        fs::last_write_time(copies_ / "b" / "KQvK.exact") - std::chrono::hours(1));
+    const test::AppOutcome through_copy = tbdiff("--exact-copies " + copies_.string() + dirs_ + " KPvK");
     EXPECT_EQ(through_copy.status, 0) << through_copy.out << through_copy.err;
-    EXPECT_NE(tbdiff(dirs + " KPvK").out.find("KPvK: UNREADABLE: "), std::string::npos);
-    const test::AppOutcome own = tbdiff("--exact-copies " + copies.string() + dirs + " KQvK");
+    const test::AppOutcome without = tbdiff(dirs_ + " KPvK");
+    EXPECT_NE(without.out.find("KPvK: B: completing its sub-tables stopped: "), std::string::npos)
+        << without.out;
+    EXPECT_NE(without.out.find("KPvK: UNREADABLE: "), std::string::npos) << without.out;
+    const test::AppOutcome own = tbdiff("--exact-copies " + copies_.string() + dirs_ + " KQvK");
     EXPECT_EQ(own.status, 1) << own.out << own.err;
     EXPECT_NE(own.out.find("KQvK: UNREADABLE: "), std::string::npos) << own.out;
-    EXPECT_FALSE(fs::exists(copies / "KQvK.exact"));
+    for (const char* side : {"a", "b"}) EXPECT_FALSE(fs::exists(copies_ / side / "KQvK.exact")) << side;
+}
+
+// A table compared without its sub-tables: each directory's sub-tables that its reading completes
+// are completed first, each once, with a line, into a temporary directory removed at the end
+// (recursively, the same sub-table was completed within each reading of a table that reads it:
+// KBvK 96 times for KPPvKP).
+TEST_F(TbdiffSettled, SubTablesNotComparedAreCompletedOncePerDirectoryFirst) {
+    const fs::path tmp = scratch_.path / "tmp";
+    fs::create_directories(tmp);
+    ASSERT_EQ(setenv("TMPDIR", tmp.c_str(), 1), 0);
+    const test::AppOutcome r = tbdiff(dirs_ + " KPvK");
+    unsetenv("TMPDIR");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("1 tables: 1 identical"), std::string::npos) << r.out;
+    for (const char* side : {"A", "B"})
+        for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
+            const std::string line =
+                std::string("KPvK: ") + side + ": " + name + " completed from its sub-tables in ";
+            const size_t at = r.out.find(line);
+            ASSERT_NE(at, std::string::npos) << line << "\n" << r.out;
+            EXPECT_EQ(r.out.find(line, at + 1), std::string::npos) << line << "\n" << r.out;  // once
+            EXPECT_LT(at, r.out.find(" entries (")) << r.out;  // before the table's own line
+        }
+    EXPECT_NE(r.out.find("KPvK: B: KRvK completed from its sub-tables in "), std::string::npos);
+    EXPECT_NE(r.out.find(" (4 of 4)"), std::string::npos) << r.out;
+    EXPECT_TRUE(fs::is_empty(tmp));  // the copies removed
 }
 
 TEST_F(TbdiffCli, UsageErrors) {

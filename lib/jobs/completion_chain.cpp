@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "probe/tablebase.hpp"
+
 namespace retro {
 
 std::vector<SubtableSides> completion_chain(const Material& m, bool promotions_in_part,
@@ -27,6 +29,18 @@ std::vector<SubtableSides> completion_chain(const Material& m, bool promotions_i
     for (const Material& t : build_order(members))
         if (const auto it = read.find(t); it != read.end()) chain.push_back({t, it->second});
     return chain;
+}
+
+void complete_chain_in_turn(const std::vector<SubtableSides>& chain, const std::filesystem::path& dir,
+                            const std::filesystem::path& copy_dir, const std::atomic<bool>* stop,
+                            const ChainCompletionTold& told, const ChainTableCompleted& completed) {
+    for (size_t k = 0; k < chain.size(); ++k) {
+        Tablebase tables(dir);
+        tables.stop_reading_when(stop);
+        tables.read_exact_copies(copy_dir);
+        tables.tell_completions([&](const Material& done, double seconds) { told(k, done, seconds); });
+        if (const auto table = tables.find(chain[k].material, chain[k].sides)) completed(k, *table);
+    }
 }
 
 }  // namespace retro

@@ -2,10 +2,13 @@
 // job reads them so that each is completed once.
 #pragma once
 
+#include <atomic>
+#include <filesystem>
 #include <functional>
 #include <vector>
 
 #include "index/dependencies.hpp"
+#include "store/table.hpp"
 
 namespace retro {
 
@@ -22,5 +25,19 @@ using CompletedWhenRead = std::function<bool(const Material& sub, SideSet sides)
 // for KPPvKP).
 std::vector<SubtableSides> completion_chain(const Material& m, bool promotions_in_part,
                                             const CompletedWhenRead& completed);
+
+// Of the chain's k-th table (its place in the chain): a table completed from its sub-tables while
+// it was read (the k-th itself, or one its reading completed) in `seconds`.
+using ChainCompletionTold = std::function<void(size_t k, const Material& done, double seconds)>;
+// The chain's k-th table, complete: its exact copy goes into the copy directory here, for the next.
+using ChainTableCompleted = std::function<void(size_t k, const Table& table)>;
+
+// Completes the chain's tables from the files in `dir`, in the chain's order, each in a Tablebase of
+// its own (freed before the next: it holds the table and what it reads) that reads the exact copies
+// in copy_dir (empty: dir). A table without a file is skipped (its reader says it is missing).
+// Throws what Tablebase::find throws: StoreError for a damaged file, ReadStopped once `stop` is raised.
+void complete_chain_in_turn(const std::vector<SubtableSides>& chain, const std::filesystem::path& dir,
+                            const std::filesystem::path& copy_dir, const std::atomic<bool>* stop,
+                            const ChainCompletionTold& told, const ChainTableCompleted& completed);
 
 }  // namespace retro

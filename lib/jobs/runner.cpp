@@ -224,20 +224,16 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
          " tables from their sub-tables first, each once (built by an earlier job, they have no exact "
          "copy): " +
          names);
-    for (size_t k = 0; k < chain.size(); ++k) {
-        const Material& sub = chain[k].material;
-        Tablebase tables(plan_.dir);  // freed before the next: holds the table and what it reads
-        tables.stop_reading_when(options_.stop);
-        tables.read_exact_copies();
-        tables.tell_completions([&](const Material& done, double seconds) {
-            if (done == sub) progress_.chain_progress(int(k) + 1, tables_in_chain);
+    complete_chain_in_turn(
+        chain, plan_.dir, {}, options_.stop,
+        [&](size_t k, const Material& done, double seconds) {
+            const bool itself = done == chain[k].material;
+            if (itself) progress_.chain_progress(int(k) + 1, tables_in_chain);
             line(m.name() + ": " + done.name() + " completed from its sub-tables in " +
                  format_duration(seconds) +
-                 (done == sub ? " (" + std::to_string(k + 1) + of_chain + ")" : std::string()));
-        });
-        if (const auto table = tables.find(sub, chain[k].sides))  // none: the solve says it is missing
-            write_exact_copy(TableInMemory(*table), chain[k].sides);
-    }
+                 (itself ? " (" + std::to_string(k + 1) + of_chain + ")" : std::string()));
+        },
+        [&](size_t k, const Table& table) { write_exact_copy(TableInMemory(table), chain[k].sides); });
     progress_.chain_finished();
     report(m.name() + ": its " + std::to_string(chain.size()) + " sub-tables completed in " +
            format_duration(seconds_since(start)) + "; solving");
