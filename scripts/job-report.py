@@ -17,7 +17,7 @@ import sys
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (.*)$")
 SOLVED = re.compile(r"^(\w+): solved in (.+?) \(.*\), (\S+) written in (.+?) \((.+)\)$")
 PEAK = re.compile(r"peak memory ([\d.]+ \w?i?B)")
-CHAIN = re.compile(r"^(\w+): its (\d+) sub-tables completed in (.+?); solving$")
+CHAIN = re.compile(r"^(\w+): its (\d+) sub-tables? completed in (.+?); solving$")
 TABLE_PEAK = re.compile(r"^(\w+): done; peak memory ([\d.]+ \w?i?B) \(estimated ([\d.]+ \w?i?B)")
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
 

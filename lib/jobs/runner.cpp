@@ -235,7 +235,8 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
         },
         [&](size_t k, const Table& table) { write_exact_copy(TableInMemory(table), chain[k].sides); });
     progress_.chain_finished();
-    report(m.name() + ": its " + std::to_string(chain.size()) + " sub-tables completed in " +
+    report(m.name() + ": its " + std::to_string(chain.size()) +
+           (chain.size() == 1 ? " sub-table" : " sub-tables") + " completed in " +
            format_duration(seconds_since(start)) + "; solving");
 }
 
