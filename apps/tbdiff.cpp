@@ -13,7 +13,6 @@
 
 #include "cli/command_line.hpp"
 #include "jobs/completion_chain.hpp"
-#include "jobs/progress.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
 #include "store/table_diff.hpp"
@@ -64,16 +63,12 @@ void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy
             return completed_when_read(table_path(dir, sub)) &&
                    !exact_copy_current(dir, sub, copy_dir, sides);
         });
-    const std::string of_chain = " of " + std::to_string(chain.size()) + ")";
     try {
         complete_chain_in_turn(
             chain, dir, copy_dir, nullptr,
             [&](size_t k, const Material& done, double seconds) {
-                std::cout << m.name() << ": " << label << ": " << done.name()
-                          << " completed from its sub-tables in " << format_duration(seconds)
-                          << (done == chain[k].material ? " (" + std::to_string(k + 1) + of_chain
-                                                        : std::string())
-                          << std::endl;
+                std::cout << m.name() << ": " << label << ": "
+                          << chain_completion_text(chain, k, done, seconds) << std::endl;
             },
             [&](size_t k, const Table& table) {
                 write_table(table, exact_copy_path(copy_dir, table.material()),

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "jobs/progress.hpp"
 #include "probe/tablebase.hpp"
 
 namespace retro {
@@ -29,6 +30,14 @@ std::vector<SubtableSides> completion_chain(const Material& m, bool promotions_i
     for (const Material& t : build_order(members))
         if (const auto it = read.find(t); it != read.end()) chain.push_back({t, it->second});
     return chain;
+}
+
+std::string chain_completion_text(const std::vector<SubtableSides>& chain, size_t k, const Material& done,
+                                  double seconds) {
+    std::string text = done.name() + " completed from its sub-tables in " + format_duration(seconds);
+    if (done == chain[k].material)
+        text += " (" + std::to_string(k + 1) + " of " + std::to_string(chain.size()) + ")";
+    return text;
 }
 
 void complete_chain_in_turn(const std::vector<SubtableSides>& chain, const std::filesystem::path& dir,

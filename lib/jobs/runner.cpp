@@ -216,7 +216,6 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
     if (chain.empty()) return;
     std::string names;
     for (const SubtableSides& sub : chain) names += (names.empty() ? "" : ", ") + sub.material.name();
-    const std::string of_chain = " of " + std::to_string(chain.size());
     const int tables_in_chain = int(chain.size());
     const auto start = ActiveClock::now();
     progress_.chain_progress(0, tables_in_chain);
@@ -227,11 +226,8 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
     complete_chain_in_turn(
         chain, plan_.dir, {}, options_.stop,
         [&](size_t k, const Material& done, double seconds) {
-            const bool itself = done == chain[k].material;
-            if (itself) progress_.chain_progress(int(k) + 1, tables_in_chain);
-            line(m.name() + ": " + done.name() + " completed from its sub-tables in " +
-                 format_duration(seconds) +
-                 (itself ? " (" + std::to_string(k + 1) + of_chain + ")" : std::string()));
+            if (done == chain[k].material) progress_.chain_progress(int(k) + 1, tables_in_chain);
+            line(m.name() + ": " + chain_completion_text(chain, k, done, seconds));
         },
         [&](size_t k, const Table& table) { write_exact_copy(TableInMemory(table), chain[k].sides); });
     progress_.chain_finished();
