@@ -18,7 +18,7 @@
 # Exit status: 0 when every table is identical in both forms; 1 otherwise. Times on 2 cores: the
 # 3-4-man set about 2 minutes; the 145 tables of 3-5 men several hours (docs/guide.md).
 # Not part of ctest (too long); the default suite checks the 3-4-man tables in-process
-# (StoreShipping.EveryThreeAndFourManTableReadsBackToItsSolvedValues).
+# (StoreShipping.EveryThreeAndFourManTableReadsBackToItsSolvedValuesInEachForm).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
