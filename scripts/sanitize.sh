@@ -13,8 +13,7 @@ case "$kind" in
         # Everything but the slowest solves (5-10 times slower here): smaller tests run the same
         # code under ASan (ThreeMan, Determinism.KRvK, SolverWindow.KQvKR, Verifier.KQvKR, the other
         # StoreShipping tests and the corruption tests of versions 5 and 6), and the Release run has
-        # them all. TbgenProcesses builds its job
-        # twice; JobsRunner runs its sharing code in-process. The slices on disk, promotions read in
+        # them all. TbgenProcesses builds its job twice; JobsRunner runs its sharing code in-process. The slices on disk, promotions read in
         # part, checkpoints of slices and lines stay under ASan through SlicesOnDisk.StoppedAndResumed,
         # PromotionsInPart.FromFiles, JobsSolver.CheckpointEveryPlyResumesToTheSameTable and
         # ProbeLine.KQvKR; the legal counts of the index through SolverOracle.ThreeMan.

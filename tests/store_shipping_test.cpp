@@ -50,14 +50,12 @@ const WriteSurvey& survey_of(const Material& m) {
     return surveys.at(m.name());
 }
 
-// Writes the tables `materials` (every table of up to 4 men by default) into `dir` with `options`,
-// settled by exits (format version 6, or 5 without options.rank_blocks) or not. Returns the bytes of
-// the files.
-uint64_t write_all(const fs::path& dir, const WriteOptions& options, bool settle,
-                   const std::vector<Material>& materials = materials_up_to(4)) {
+// Writes every table of up to 4 men into `dir` with `options`, settled by exits (format version 6, or 5
+// without options.rank_blocks) or not. Returns the bytes of the files.
+uint64_t write_all(const fs::path& dir, const WriteOptions& options, bool settle) {
     const Tablebase& solved = solved_up_to_four();
     uint64_t bytes = 0;
-    for (const Material& m : materials) {
+    for (const Material& m : materials_up_to(4)) {
         write_table(*solved.find(m), table_path(dir, m), options, settle ? &survey_of(m) : nullptr);
         bytes += fs::file_size(table_path(dir, m));
     }
