@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include "cli/command_line.hpp"
 #include "jobs/completion_chain.hpp"
+#include "jobs/signals.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
 #include "store/table_diff.hpp"
@@ -56,6 +58,7 @@ bool completed_when_read(const fs::path& file) {
 // sub-tables first, each from the copies of the ones before, with an exact copy of each in copy_dir
 // and a line; otherwise each reading completes them again, recursively (KBvK 96 times for KPPvKP).
 // `label` names the directory ("A", "B"). A damaged file stops the chain: the compare reports it.
+// A stop signal ends it in ReadStopped.
 void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy_dir,
                     const std::string& label) {
     const std::vector<SubtableSides> chain =
@@ -65,7 +68,7 @@ void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy
         });
     try {
         complete_chain_in_turn(
-            chain, dir, copy_dir, nullptr,
+            chain, dir, copy_dir, &StopSignals::flag(),
             [&](size_t k, const Material& done, double seconds) {
                 std::cout << m.name() << ": " << label << ": "
                           << chain_completion_text(chain, k, done, seconds) << std::endl;
@@ -74,6 +77,8 @@ void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy
                 write_table(table, exact_copy_path(copy_dir, table.material()),
                             exact_copy_options(chain[k].sides));
             });
+    } catch (const ReadStopped&) {
+        throw;
     } catch (const std::exception& e) {
         std::cout << m.name() << ": " << label << ": completing its sub-tables stopped: " << e.what()
                   << std::endl;
@@ -93,7 +98,8 @@ void write_identical_copy(const Table& table, const Copies& copies) {
     if (not_linked) write_table(table, b, exact_copy_options());
 }
 
-// Compares dir_a/NAME.rtb with dir_b/NAME.rtb and prints the table's line.
+// Compares dir_a/NAME.rtb with dir_b/NAME.rtb and prints the table's line. A stop signal ends it in
+// ReadStopped, within a second.
 void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir_b, size_t examples,
              const Copies& copies, Tally& tally) {
     const fs::path a = dir_a / (name + ".rtb"), b = dir_b / (name + ".rtb");
@@ -114,6 +120,7 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
         complete_chain(m, dir_a, copies.of_a(), "A");
         complete_chain(m, dir_b, copies.of_b(), "B");
         Tablebase tables_a(dir_a), tables_b(dir_b);
+        for (Tablebase* t : {&tables_a, &tables_b}) t->stop_reading_when(&StopSignals::flag());
         tables_a.read_exact_copies(copies.of_a());
         tables_b.read_exact_copies(copies.of_b());
         const auto ta = tables_a.find(m), tb = tables_b.find(m);
@@ -140,6 +147,8 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
             std::cout << "  " << color_name(e.side) << " to move, index " << e.index << ": " << e.fen
                       << "  A: " << describe(e.a) << "  B: " << describe(e.b) << "\n";
         ++tally.different;
+    } catch (const ReadStopped&) {
+        throw;
     } catch (const std::exception& e) {  // StoreError: damaged, truncated or of another material
         std::cout << name << ": UNREADABLE: " << e.what() << "\n";
         ++tally.unreadable;
@@ -177,6 +186,7 @@ std::vector<std::string> subtables_first(const std::set<std::string>& names) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    StopSignals signals;  // first: a stop at any time ends the run with its temporary copies removed
     int threads = 0;
     size_t examples = 5;
     po::options_description visible(
@@ -200,7 +210,8 @@ int main(int argc, char** argv) {
         "with --exact-copies DIR into DIR/a and DIR/b, kept for later runs.\n\n"
         "Exit status: 0 when at least one table was compared and every table is identical, none\n"
         "missing or unreadable; 1 otherwise; 2 for a bad command line or a directory that does not\n"
-        "exist.\n\n"
+        "exist. Ctrl-C or SIGTERM stops it within a second or two (a second one at once), with the\n"
+        "temporary copies removed and status 128 + the signal.\n\n"
         "Options");
     visible.add_options()("help,h", "show this help")("threads,t", po::value(&threads),
                                                       "worker threads (default: all cores)")(
@@ -263,9 +274,22 @@ int main(int argc, char** argv) {
             for (const Material& sub : direct_subtables(*m)) copies.read_whole.insert(sub);
     std::cout << "A: " << dir_a.string() << "\nB: " << dir_b.string() << "\n";
     Tally tally;
-    with_threads(threads, [&] {
-        for (const std::string& name : ordered) compare(name, dir_a, dir_b, examples, copies, tally);
-    });
+    size_t compared = 0;
+    try {
+        with_threads(threads, [&] {
+            for (; compared < ordered.size() && !StopSignals::flag().load(); ++compared)
+                compare(ordered[compared], dir_a, dir_b, examples, copies, tally);
+        });
+    } catch (const ReadStopped&) {
+    }
+    if (compared < ordered.size()) {
+        if (!keep_copies) fs::remove_all(copies.dir, error);
+        const int sig = StopSignals::signal_number();
+        std::cout << "tbdiff: interrupted" << (sig ? " by signal " + std::to_string(sig) : std::string())
+                  << " after " << compared << " of " << ordered.size() << " tables: " << tally.identical
+                  << " identical, " << tally.different << " different\nNOT IDENTICAL\n";
+        return 128 + (sig ? sig : SIGINT);
+    }
     std::cout << "tbdiff: " << names.size() << " tables: " << tally.identical << " identical, "
               << tally.different << " different, " << tally.missing << " missing on one side, "
               << tally.unreadable << " unreadable\n";

@@ -1,5 +1,7 @@
 #include "jobs/signals.hpp"
 
+#include <pthread.h>
+
 #include <csignal>
 
 namespace retro {
@@ -35,6 +37,13 @@ StopSignals::StopSignals() {
     action.sa_flags = SA_RESTART;
     sigaction(SIGINT, &action, &previous_int);
     sigaction(SIGTERM, &action, &previous_term);
+    // Blocked ones, as a parent may leave them across exec, would never arrive: unblocked, a pending
+    // one is handled now.
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGINT);
+    sigaddset(&handled, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);
 }
 
 StopSignals::~StopSignals() {
