@@ -31,6 +31,8 @@ case "$kind" in
         # the app, as its other tests do in less time; JobsPlan only plans. A checkpoint at every ply
         # of KRPvK's slices takes 6 min here: KRvK's (JobsSolver.CheckpointEveryPlyResumesToTheSameTable)
         # and the slices of TbgenCli.ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart stand for it.
+        # Only the sources of these tests are built.
+        flags+=("-DRETRO_TEST_SOURCES=determinism;jobs_*;tbgen_cli;store_reader;parallel;capi;serve_http")
         tests=(-R '^(Determinism\.KRvK|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes|ServeHttp)'
                -E '^(TbgenCli\.(BuildsSubTablesFirstThenSkipsThem|FullDiskStopsWithAClearErrorAndResumes)|JobsPlan\..*|JobsSolver\.CheckpointEveryPlyOfASliceResumesToTheSameTable)$')
         # libtbb.so is not instrumented: lib/parallel/tsan.hpp declares its hand-offs to our code, and
