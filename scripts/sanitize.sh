@@ -10,18 +10,18 @@ kind="${1:-}"
 case "$kind" in
     asan)
         flags=(-DRETRO_SANITIZE=ON)
-        # Everything but the slowest solves (5-10 times slower here): smaller tests run the same
+        # Everything but the slowest tests (solves 5-10 times slower here): smaller tests run the same
         # code under ASan (ThreeMan, Determinism.KRvK, SolverWindow.KQvKR, Verifier.KQvKR, the other
         # StoreShipping tests and the corruption tests of versions 5 and 6), and the Release run has
-        # them all. TbgenProcesses builds its job twice; JobsRunner runs its sharing code in-process. The slices on disk, promotions read in
-        # part, checkpoints of slices and lines stay under ASan through SlicesOnDisk.StoppedAndResumed,
-        # PromotionsInPart.FromFiles, JobsSolver.CheckpointEveryPlyResumesToTheSameTable and
-        # ProbeLine.KQvKR (and a slice's checkpoint, Determinism.KRPvKCheckpoint's, through the first
-        # two); the legal counts of the index through SolverOracle.ThreeMan; the plan of all 510 tables
-        # of up to six men (arithmetic, 26 s here) through the other JobsPlan tests; the probes of en
-        # passant positions through the CApi, ExitProbe and StoreShipping tests (the forced capture's
-        # needs KQvKP solved: 72 s); the C API through its CApi tests in-process (CApiInstalled, the
-        # installed library built into a C program, in Release).
+        # them all. TbgenProcesses builds its job twice; JobsRunner runs its sharing code in-process.
+        # The slices on disk, promotions read in part, checkpoints of slices (Determinism.KRPvKCheckpoint's
+        # too) and lines stay under ASan through SlicesOnDisk.StoppedAndResumed, PromotionsInPart.FromFiles,
+        # JobsSolver.CheckpointEveryPlyResumesToTheSameTable and ProbeLine.KQvKR; the legal counts of
+        # the index through SolverOracle.ThreeMan; the plan of all 510 tables of up to six men
+        # (arithmetic, 26 s here) through the other JobsPlan tests; probes of en passant positions
+        # through the CApi, ExitProbe and StoreShipping tests (the forced capture's test needs KQvKP
+        # solved: 72 s); the C API through the CApi tests in-process (CApiInstalled, the installed
+        # library built into a C program, runs in Release).
         tests=(-E '^(SolverOracle\.FourMan|Determinism\.(KQvKR|KPvKP|KRPvKCheckpoint)|PawnPositions\.(EnPassant.*|AForcedEnPassantCaptureIsNoStalemate|OnlyAKnightPromotionWinsInKBPvK)|SolverWindow\.KPvKP|SolverSurvey\.(KPvKP|KPPvK|KRvKP|PawnTableThroughItsSliceStore)|Verifier\.KRvKP|StoreShipping\.EveryThreeAndFourManTableReadsBackToItsSolvedValuesInEachForm|TbgenProcesses\..*|SlicesOnDisk\.WrittenFromTheStore|PromotionsInPart\.WithTheSlicesOnDisk|JobsSolver\.CheckpointEveryPlyOfASliceResumesToTheSameTable|IndexScheme\.LegalCountsMatchOracle|JobsPlan\.EverySixManTableFitsThisMachine|CApiInstalled|ProbeLine\.EveryDecisiveK[QR]vKPosition)$')
         export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1"
         export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
