@@ -188,14 +188,23 @@ uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low,
 }
 
 uint64_t IndexScheme::encode_oriented(const Placement& p, Symmetry first, Symmetry second, int image) const {
-    Placement q = p;  // most placements need no symmetry
-    if (first != IDENTITY || second != IDENTITY)
-        for (int s = 0; s < men_; ++s) q.square[s] = SYMMETRY.sq[second][SYMMETRY.sq[first][p.square[s]]];
-    const Square wk = q.square[0], bk = q.square[1];
+    if (first == IDENTITY && second == IDENTITY) return encode_canonical(p, image);  // most placements
+    Placement q;
+    for (int s = 0; s < men_; ++s) q.square[s] = SYMMETRY.sq[second][SYMMETRY.sq[first][p.square[s]]];
+    return encode_canonical(q, image);
+}
+
+uint64_t IndexScheme::encode_canonical(const Placement& p, int image) const {
+    const Square wk = p.square[0], bk = p.square[1];
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     uint64_t idx = uint64_t(kings_->number[wk][bk]);
     if (slice_) idx += uint64_t(kings_->count) * uint64_t(image);
-    for (const Group& g : groups_) idx = idx * g.size + group_rank(g, q, low, high);
+    for (const Group& g : groups_) {
+        // A lone man's digit is its square, without a call: king moves re-encode every placement.
+        const bool lone = g.count == 1 && !g.fixed;
+        idx = idx * g.size + (lone ? uint64_t(digit_square(p.square[g.first_slot], g.type, low, high))
+                                   : group_rank(g, p, low, high));
+    }
     return idx;
 }
 

@@ -166,6 +166,8 @@ private:
     bool is_diagonal_twin(const Placement& p) const;
     // The index of p under symmetry `first`, then `second`, its pawns (in a slice) then on `image`.
     uint64_t encode_oriented(const Placement& p, Symmetry first, Symmetry second, int image) const;
+    // The index of p as it stands (already in canonical orientation), its pawns on `image`.
+    uint64_t encode_canonical(const Placement& p, int image) const;
 
     Material material_;
     bool pawns_;
