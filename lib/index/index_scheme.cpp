@@ -112,7 +112,7 @@ IndexScheme::IndexScheme(const Material& material, const PawnConfig& slice) : In
 
 uint64_t IndexScheme::table_index(uint64_t idx) const {
     assert(slice_ && idx < size_);
-    const uint64_t pairs = uint64_t(kings_->count), block = size_ / pair_radix_, pair = idx / block;
+    const uint64_t pairs = uint64_t(kings_->count), block = pair_stride_, pair = idx / block;
     uint64_t rest = idx % block;
     uint64_t out = pair % pairs * table_pair_stride_ + table_pawn_offset_[pair / pairs];
     for (const Group& g : groups_) {
@@ -143,6 +143,7 @@ void IndexScheme::set_strides() {
         groups_[g].stride = stride;
         stride *= groups_[g].size;
     }
+    pair_stride_ = stride;
     size_ = pair_radix_ * stride;
 }
 

@@ -107,13 +107,12 @@ public:
     // In a slice: the entry with the kings and pieces of entry idx of any slice of the same table
     // (its pawns elsewhere) and the pawns of this slice's image `image`: a push's index, a step.
     uint64_t with_image(uint64_t idx, int image) const {
-        const uint64_t block = size_ / pair_radix_, pairs = uint64_t(kings_->count);
-        return (uint64_t(image) * pairs + idx / block % pairs) * block + idx % block;
+        const uint64_t pairs = uint64_t(kings_->count);
+        return (uint64_t(image) * pairs + idx / pair_stride_ % pairs) * pair_stride_ + idx % pair_stride_;
     }
-    // In a slice: the image whose pawns entry idx holds (0: slice_config(), 1: its mirror image).
-    int image_of_entry(uint64_t idx) const {
-        return int(idx / (size_ / pair_radix_) / uint64_t(kings_->count));
-    }
+    // In a slice: the image whose pawns entry idx holds (0: slice_config(), 1: its mirror image). A
+    // comparison, not a division: a king's un-move in a slice asks it.
+    int image_of_entry(uint64_t idx) const { return idx >= pair_stride_ * uint64_t(kings_->count) ? 1 : 0; }
 
     // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
     // men or the non-canonical twin of another entry.
@@ -180,6 +179,7 @@ private:
     bool slice_ = false;
     std::array<PawnConfig, 2> images_{};  // a slice's pawns, then their mirror image
     uint64_t pair_radix_ = 0;             // king pairs, times the images of a slice
+    uint64_t pair_stride_ = 0;            // entries per digit of the pair: the product of the groups' sizes
     // In a slice: the whole table's stride of the king pair, and the part of its index that the
     // pawns of each image give.
     uint64_t table_pair_stride_ = 0;
