@@ -1,4 +1,5 @@
-// Encode and decode throughput of the perfect index (the solver's inner loop).
+// Encode and decode throughput of the perfect index, and the un-moves of an entry with their indices
+// (the solver's inner loop: once per decided entry).
 //
 //   index_bench                               all materials
 //   index_bench --benchmark_filter=KRPvKR     one material
@@ -9,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "chess/unmovegen.hpp"
 #include "index/legal_entries.hpp"
 
 using namespace retro;
@@ -103,6 +105,35 @@ void legal_walk(benchmark::State& state, const Material& m) {
     state.SetItemsProcessed(int64_t(state.iterations() * SPAN));
 }
 
+// The predecessors of legal entries of either side to move, as a layer sweep finds them: the
+// un-moves of the kings and pieces of the side that moved, and the index each reaches (per entry).
+void predecessors(benchmark::State& state, const Material& m) {
+    const IndexScheme scheme(m);
+    std::mt19937_64 rng(2026);
+    std::vector<std::pair<uint64_t, Position>> entries;
+    while (entries.size() < SAMPLES) {
+        const uint64_t idx = rng() % scheme.size();
+        Position pos;
+        pos.set_side_to_move(Color(entries.size() & 1));
+        if (scheme.decode(idx, pos) && pos.illegality().empty()) entries.emplace_back(idx, pos);
+    }
+    size_t i = 0;
+    uint64_t sum = 0, unmoves = 0;
+    for (auto _ : state) {
+        const auto& [idx, pos] = entries[i];
+        Placement p;
+        scheme.decode(idx, p);
+        MoveList list;
+        generate_unmoves(pos, list, Unmoves::PiecesOnly);
+        for (const Move& u : list) sum += scheme.encode_moved(idx, p, p.slot_of(u.to, scheme.men()), u.from);
+        unmoves += uint64_t(list.size);
+        i = (i + 1) & (SAMPLES - 1);
+    }
+    benchmark::DoNotOptimize(sum);
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["unmoves_per_entry"] = double(unmoves) / double(state.iterations());
+}
+
 const bool REGISTERED = [] {
     for (const char* name : MATERIALS) {
         const Material m = Material::parse(name);
@@ -111,6 +142,7 @@ const bool REGISTERED = [] {
         benchmark::RegisterBenchmark((std::string("DecodeRandom/") + name).c_str(), decode_random, m);
         benchmark::RegisterBenchmark((std::string("CursorNext/") + name).c_str(), cursor_next, m);
         benchmark::RegisterBenchmark((std::string("LegalWalk/") + name).c_str(), legal_walk, m);
+        benchmark::RegisterBenchmark((std::string("Predecessors/") + name).c_str(), predecessors, m);
     }
     return true;
 }();
