@@ -169,9 +169,8 @@ int IndexScheme::image_of(const Placement& q) const {
     return pawns == images_[0] ? 0 : 1;
 }
 
-uint64_t IndexScheme::group_rank(const Group& g, const Placement& p, Square low, Square high) const {
-    if (g.fixed) return 0;
-    if (g.count == 1) return uint64_t(digit_square(p.square[g.first_slot], g.type, low, high));
+uint64_t IndexScheme::rank_of_several(const Group& g, const Placement& p, Square low, Square high) const {
+    assert(!g.fixed && g.count > 1);
     if (g.count == 2) {  // C(lo, 1) + C(hi, 2), branch-free: the order of the pair is random
         const int a = digit_square(p.square[g.first_slot], g.type, low, high);
         const int b = digit_square(p.square[g.first_slot + 1], g.type, low, high);
@@ -200,12 +199,7 @@ uint64_t IndexScheme::encode_canonical(const Placement& p, int image) const {
     const Square low = std::min(wk, bk), high = std::max(wk, bk);
     uint64_t idx = uint64_t(kings_->number[wk][bk]);
     if (slice_) idx += uint64_t(kings_->count) * uint64_t(image);
-    for (const Group& g : groups_) {
-        // A lone man's digit is its square, without a call: king moves re-encode every placement.
-        const bool lone = g.count == 1 && !g.fixed;
-        idx = idx * g.size + (lone ? uint64_t(digit_square(p.square[g.first_slot], g.type, low, high))
-                                   : group_rank(g, p, low, high));
-    }
+    for (const Group& g : groups_) idx = idx * g.size + group_rank(g, p, low, high);
     return idx;
 }
 

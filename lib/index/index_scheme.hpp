@@ -158,7 +158,14 @@ private:
     uint64_t encode_reoriented(uint64_t idx, const Placement& p, int slot, Square to, bool* reoriented) const;
     // encode_moved of a man in a group of several: the group's rank again.
     uint64_t encode_group_moved(uint64_t idx, const Placement& p, int slot, Square to) const;
-    uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const;
+    // Group g's digit. Inline for a lone man, whose digit is its square: every king move re-encodes
+    // the whole placement.
+    uint64_t group_rank(const Group& g, const Placement& p, Square low, Square high) const {
+        if (g.count == 1 && !g.fixed)
+            return uint64_t(digit_square(p.square[g.first_slot], g.type, low, high));
+        return g.fixed ? 0 : rank_of_several(g, p, low, high);
+    }
+    uint64_t rank_of_several(const Group& g, const Placement& p, Square low, Square high) const;
     // Writes the squares of group g for digit `rank` into p (which may then collide).
     void unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const;
     // A placement whose kings share the diagonal and whose transpose has a smaller index.
