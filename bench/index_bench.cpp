@@ -106,7 +106,8 @@ void legal_walk(benchmark::State& state, const Material& m) {
 }
 
 // The predecessors of legal entries of either side to move, as a layer sweep finds them: the
-// un-moves of the kings and pieces of the side that moved, and the index each reaches (per entry).
+// entry decoded, the un-moves of the kings and pieces of the side that moved, and the index each
+// reaches (per entry).
 void predecessors(benchmark::State& state, const Material& m) {
     const IndexScheme scheme(m);
     std::mt19937_64 rng(2026);
