@@ -4,13 +4,15 @@
 //
 //   compress_study FILE.rtb...            every variant
 //   compress_study --only NAME FILE.rtb   one variant (see the table printed), or one study:
-//                                         order, lzma, conditional, entropy
+//                                         order, lzma, conditional, entropy, predict
 //   LZMA_VARIANT=TEXT compress_study --only lzma FILE.rtb   the LZMA rows whose name holds TEXT (or
 //                                         one of several, comma-separated; STORED_VARIANT too)
 //   STORED_VARIANT=TEXT compress_study --only stored FILE.rtb   codecs and block sizes over the codes
 //                                         the file stores (any version, settled ones too), those
 //                                         rows whose name holds TEXT (STORED_SAMPLE=N: over a sample,
 //                                         to project a set: see sampled())
+//   compress_study --only predict FILE.rtb   zstd levels over the stored codes with the neighbours'
+//                                         predictions taken out first
 #include <lzma.h>
 #include <tbb/combinable.h>
 #include <time.h>
@@ -511,6 +513,73 @@ void stored_study(const std::string& path) {
     for (const Variant& v : variants) print_row(name, v.name, run(sides, v));
 }
 
+// Each code replaced by k when it equals the code strides[k] entries back in its block (the first
+// such k), else by the code plus the number of strides: what a codec sees once the neighbours'
+// predictions are taken out. Empty when a code would overflow a byte.
+std::vector<uint8_t> predicted(const std::vector<uint8_t>& c, const std::vector<uint64_t>& strides) {
+    std::vector<uint8_t> out(c.size());
+    const unsigned k = unsigned(strides.size());
+    for (size_t i = 0; i < c.size(); ++i) {
+        unsigned o = c[i] + k;
+        for (unsigned j = 0; j < k; ++j)
+            if (i >= strides[j] && c[i] == c[i - strides[j]]) {
+                o = j;
+                break;
+            }
+        if (o > 255) return {};
+        out[i] = uint8_t(o);
+    }
+    return out;
+}
+
+// zstd levels over a file's stored codes, ranked per block as version 6 stores them, with and
+// without the neighbours' predictions taken out first: the entry with the second-last stored digit
+// one less ("up", the last digit's radix back), the entry before ("left": the last digit one less),
+// and the entry with the third-last digit one less ("up2").
+void predict_study(const std::string& path) {
+    const TableReader reader(path, format::Metric::Dtm);
+    const format::Header& h = reader.header();
+    std::vector<uint64_t> radix = reader.scheme().digit_radices();
+    if (!h.digit_order.empty()) {
+        std::vector<uint64_t> stored(radix.size());
+        for (size_t k = 0; k < radix.size(); ++k) stored[k] = radix[h.digit_order[k]];
+        radix = stored;
+    }
+    const uint64_t last = radix.back(), two = radix.back() * radix[radix.size() - 2];
+    const std::vector<SideCodes> sides = stored_codes(path);
+    const uint64_t block = h.block_entries;
+    const struct {
+        const char* name;
+        std::vector<uint64_t> strides;
+    } transforms[] = {{"none", {}}, {"up", {last}}, {"up,left", {last, 1}}, {"up,left,up2", {last, 1, two}}};
+    const std::string name = std::filesystem::path(path).stem().string();
+    for (const auto& t : transforms)
+        for (int level : {6, 9, 12, 15}) {
+            tbb::combinable<double> cpu;
+            tbb::combinable<uint64_t> bytes, narrow;
+            for (const SideCodes& s : sides) {
+                const uint64_t blocks = (s.code.size() + block - 1) / block;
+                par::parallel_for(uint64_t(0), blocks, [&](uint64_t b) {
+                    const auto first = s.code.begin() + int64_t(b * block);
+                    std::vector<uint8_t> raw(first,
+                                             first + int64_t(std::min(block, s.code.size() - b * block)));
+                    if (!t.strides.empty())
+                        if (std::vector<uint8_t> p = predicted(raw, t.strides); !p.empty())
+                            raw = std::move(p);
+                    raw = ranked_block(raw, uint32_t(raw.size()), 8);
+                    if (raw[0] < 8) ++narrow.local();
+                    const double start = thread_cpu_seconds();
+                    bytes.local() += compress(Codec::Zstd, level, raw.data(), raw.size()).size();
+                    cpu.local() += thread_cpu_seconds() - start;
+                });
+            }
+            std::printf("%-10s %-12s zstd%-3d %14lu %10.2f  (%lu blocks narrower than a byte)\n",
+                        name.c_str(), t.name, level, bytes.combine(std::plus<>()), cpu.combine(std::plus<>()),
+                        narrow.combine(std::plus<>()));
+            std::fflush(stdout);
+        }
+}
+
 int study(int argc, char** argv) {
     std::vector<Variant> variants = {
         {"xz6-128K-mode", Fill::BlockMode, 1 << 17, Codec::Xz, 6, 0},
@@ -535,6 +604,10 @@ int study(int argc, char** argv) {
     }
     std::printf("%-10s %-22s %14s %10s %12s\n", "table", "variant", "bytes", "cpu s", "decode us");
     for (const auto& f : files) {
+        if (only == "predict") {
+            predict_study(f);
+            continue;
+        }
         if (only == "stored") {
             stored_study(f);
             continue;
@@ -663,7 +736,7 @@ int main(int argc, char** argv) {
     return study_main("compress_study",
                       "usage: compress_study FILE.rtb...            every variant\n"
                       "       compress_study --only NAME FILE.rtb   one variant, or one study: order, lzma,\n"
-                      "                                             conditional, entropy, stored\n"
+                      "                                             conditional, entropy, stored, predict\n"
                       "(LZMA_VARIANT=TEXT and STORED_VARIANT=TEXT keep the rows whose name holds TEXT, or "
                       "one of TEXT,TEXT,...)\n",
                       argc, argv, study);
