@@ -545,13 +545,14 @@ void predict_study(const std::string& path) {
         for (size_t k = 0; k < radix.size(); ++k) stored[k] = radix[h.digit_order[k]];
         radix = stored;
     }
-    const uint64_t last = radix.back(), two = radix.back() * radix[radix.size() - 2];
+    const uint64_t last = radix.back(), last_two = radix.back() * radix[radix.size() - 2];
     const std::vector<SideCodes> sides = stored_codes(path);
     const uint64_t block = h.block_entries;
     const struct {
         const char* name;
         std::vector<uint64_t> strides;
-    } transforms[] = {{"none", {}}, {"up", {last}}, {"up,left", {last, 1}}, {"up,left,up2", {last, 1, two}}};
+    } transforms[] = {
+        {"none", {}}, {"up", {last}}, {"up,left", {last, 1}}, {"up,left,up2", {last, 1, last_two}}};
     const std::string name = std::filesystem::path(path).stem().string();
     for (const auto& t : transforms)
         for (int level : {6, 9, 12, 15}) {
@@ -573,7 +574,8 @@ void predict_study(const std::string& path) {
                     cpu.local() += thread_cpu_seconds() - start;
                 });
             }
-            std::printf("%-10s %-12s zstd%-3d %14lu %10.2f  (%lu blocks narrower than a byte)\n",
+            // Aligned with the bytes and CPU columns of the header study() prints.
+            std::printf("%-10s %-12s zstd%-5d %14lu %10.2f  (%lu blocks narrower than a byte)\n",
                         name.c_str(), t.name, level, bytes.combine(std::plus<>()), cpu.combine(std::plus<>()),
                         narrow.combine(std::plus<>()));
             std::fflush(stdout);
