@@ -37,7 +37,7 @@ case "$kind" in
         # of KRPvK's slices takes 6 min here: KRvK's (JobsSolver.CheckpointEveryPlyResumesToTheSameTable)
         # and the slices of TbgenCli.ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart stand for it.
         # Only the sources of these tests are built.
-        flags+=("-DRETRO_TEST_SOURCES=determinism;jobs_*;tbgen_cli;store_reader;parallel;capi;serve_http")
+        flags+=("-DRETRO_TEST_SOURCES=determinism;jobs/*;tbgen_cli;table_reader;parallel;capi;http_server")
         tests=(-R '^(Determinism\.KRvK|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes|ServeHttp)'
                -E '^(TbgenCli\.(BuildsSubTablesFirstThenSkipsThem|FullDiskStopsWithAClearErrorAndResumes)|JobsPlan\..*|JobsSolver\.CheckpointEveryPlyOfASliceResumesToTheSameTable)$')
         # libtbb.so is not instrumented: lib/parallel/tsan.hpp declares its hand-offs to our code, and

@@ -1,0 +1,114 @@
+// summarize_legal_moves, the solver's first-pass shortcut, and the generators of part of the moves
+// against the full list of generate_legal_moves over random positions, as perft checks the list itself.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "chess/movegen.hpp"
+#include "support/random_positions.hpp"
+
+using namespace retro;
+using namespace retro::test;
+
+namespace {
+
+// A move with the flags the summary must get right, for readable comparisons.
+std::string describe(const Move& m) {
+    return to_uci(m) + (m.capture ? " capture" : "") + (m.en_passant ? " en passant" : "");
+}
+
+std::vector<std::string> described(const MoveList& list) {
+    std::vector<std::string> out;
+    for (const Move& m : list) out.push_back(describe(m));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The summary that the full move list classifies into.
+MoveSummary classified(const Position& pos) {
+    MoveList all;
+    generate_legal_moves(pos, all);
+    MoveSummary s;
+    for (const Move& m : all) {
+        if (m.capture || m.en_passant || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) == PAWN)
+            s.exits.push(m);
+        else if (m.from == pos.king(pos.side_to_move()))
+            s.king_moves.push(m);
+        else
+            ++s.quiet_piece_moves;
+    }
+    return s;
+}
+
+// When the summary promises to be complete: no check, no en passant right, and no pawn whose
+// removal would expose its own king.
+bool summary_expected(const Position& pos) {
+    const Color us = pos.side_to_move();
+    if (pos.in_check(us) || pos.ep_square() != NO_SQUARE) return false;
+    for (Bitboard b = pos.pieces(us, PAWN); b;) {
+        Position without = pos;
+        without.remove(pop_lsb(b));
+        if (without.in_check(us)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+class MoveSummaryTest : public testing::TestWithParam<const char*> {};
+
+TEST_P(MoveSummaryTest, MatchesTheClassifiedMoveList) {
+    const Material m = Material::parse(GetParam());
+    const int count = 3000;
+    int summarized = 0;
+    for (const Position& pos : sample_positions(m, count, EnPassant::Included)) {
+        MoveSummary summary;
+        const bool complete = summarize_legal_moves(pos, summary);
+        ASSERT_EQ(complete, summary_expected(pos)) << pos.fen();
+        if (!complete) continue;
+        ++summarized;
+        const MoveSummary expected = classified(pos);
+        ASSERT_EQ(described(summary.exits), described(expected.exits)) << pos.fen();
+        ASSERT_EQ(described(summary.king_moves), described(expected.king_moves)) << pos.fen();
+        ASSERT_EQ(summary.quiet_piece_moves, expected.quiet_piece_moves) << pos.fen();
+    }
+    // Most positions are summarized (the rest are in check, pinned or en passant).
+    EXPECT_GT(summarized, count / 2);
+    EXPECT_LT(summarized, count);
+}
+
+// The generators of part of the moves list exactly that part of generate_legal_moves's list, in its
+// order: the exits (captures and promotions), and the captures and pawn moves.
+TEST_P(MoveSummaryTest, PartialGeneratorsListTheirPartOfTheMoveList) {
+    const Material m = Material::parse(GetParam());
+    const struct {
+        void (*generate)(const Position&, MoveList&);
+        bool (*belongs)(const Position&, const Move&);
+    } parts[] = {
+        {generate_legal_exits,
+         [](const Position&, const Move& move) { return move.capture || move.promotion != NO_PIECE_TYPE; }},
+        {generate_legal_captures_and_pawn_moves,
+         [](const Position& pos, const Move& move) {
+             return move.capture || pos.type_on(move.from) == PAWN;
+         }},
+    };
+    for (const auto& part : parts) {
+        int listed = 0;
+        for (const Position& pos : sample_positions(m, 3000, EnPassant::Included)) {
+            MoveList all, generated, expected;
+            generate_legal_moves(pos, all);
+            for (const Move& move : all)
+                if (part.belongs(pos, move)) expected.push(move);
+            part.generate(pos, generated);
+            ASSERT_EQ(described(generated), described(expected)) << pos.fen();
+            listed += generated.size > 0;
+        }
+        EXPECT_GT(listed, 100);  // the comparison was not between empty lists only
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(FastPath, MoveSummaryTest,
+                         testing::Values("KQvK", "KPvK", "KRvKB", "KPvKP", "KQRvKR", "KRPvKP", "KBNvKQ",
+                                         "KRBvKQN", "KPPvKPP", "KQPvKRP"));

@@ -1,0 +1,201 @@
+// Checkpoint files: a written state (and a pawn table's slice and the part of its slice store that
+// holds the slices solved) reads back; a damaged one (a wild count in the header, a cut, a flipped
+// byte) or one of an older version reads as nullopt without throwing or allocating what the header
+// claims.
+#include "solve/checkpoint.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "support/checkpoint_test_util.hpp"
+#include "index/index_scheme.hpp"
+#include "index/pawn_slices.hpp"
+#include "support/store_test_util.hpp"
+
+using namespace retro;
+using namespace retro::store_test;
+
+namespace {
+
+SolverState some_state(uint64_t entries) {
+    SolverState s;
+    s.next_ply = 7;
+    s.max_value = 12;
+    s.window = 40;
+    s.log_length = 1234;
+    s.log_checksum = 5678;
+    for (int side = 0; side < 2; ++side) s.codes[side].assign(entries, state::Code(side + 3));
+    return s;
+}
+
+void expect_same_state(const SolverState& read, const SolverState& s) {
+    EXPECT_EQ(read.next_ply, s.next_ply);
+    EXPECT_EQ(read.max_value, s.max_value);
+    EXPECT_EQ(read.window, s.window);
+    EXPECT_EQ(read.log_length, s.log_length);
+    EXPECT_EQ(read.log_checksum, s.log_checksum);
+    EXPECT_EQ(read.codes, s.codes);
+}
+
+SolverState third_slice_state(const Material& m) {
+    return some_state(IndexScheme(m, pawn_configs(m)[2]).size());
+}
+
+// KPvK's slices solved before its third: some length and checksum of its slice store.
+constexpr StoredSlices SOME_SOLVED{123456, 0x1234567890abcdefULL};
+
+}  // namespace
+
+TEST(Checkpoint, WrittenStateReadsBack) {
+    ScratchDir dir("checkpoint");
+    const Material m = Material::parse("KQvK");
+    const fs::path path = dir.path / "KQvK.checkpoint";
+    const SolverState s = some_state(IndexScheme(m).size());
+    write_checkpoint(path, m, 0, &s, {});
+    const auto read = read_checkpoint(path, m);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->slice, 0);
+    EXPECT_EQ(read->solved.length, 0u);
+    ASSERT_TRUE(read->state);
+    expect_same_state(*read->state, s);
+    EXPECT_FALSE(read_checkpoint(path, Material::parse("KRvK")));  // of another table
+    EXPECT_FALSE(read_checkpoint(dir.path / "missing.checkpoint", m));
+}
+
+TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
+    ScratchDir dir("checkpoint-slices");
+    const Material m = Material::parse("KPvK");
+    const fs::path path = dir.path / "KPvK.checkpoint";
+    const SolverState s = third_slice_state(m);
+    write_checkpoint(path, m, 2, &s, SOME_SOLVED);
+    auto read = read_checkpoint(path, m);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->slice, 2);
+    ASSERT_TRUE(read->state);
+    expect_same_state(*read->state, s);
+    EXPECT_EQ(read->solved.length, SOME_SOLVED.length);
+    EXPECT_EQ(read->solved.checksum, SOME_SOLVED.checksum);
+
+    // Between slices, and after the last: no state.
+    const int slices = int(pawn_configs(m).size());
+    for (int slice : {3, slices}) {
+        write_checkpoint(path, m, slice, nullptr, SOME_SOLVED);
+        read = read_checkpoint(path, m);
+        ASSERT_TRUE(read);
+        EXPECT_EQ(read->slice, slice);
+        EXPECT_FALSE(read->state);
+        EXPECT_EQ(read->solved.checksum, SOME_SOLVED.checksum);
+    }
+
+    // A state of the wrong size, a state after the last slice, or a slice the table does not have.
+    const SolverState longer = some_state(s.codes[WHITE].size() + 1);
+    write_checkpoint(path, m, 2, &longer, SOME_SOLVED);
+    EXPECT_FALSE(read_checkpoint(path, m));
+    write_checkpoint(path, m, slices, &s, SOME_SOLVED);
+    EXPECT_FALSE(read_checkpoint(path, m));
+    write_checkpoint(path, m, slices + 1, nullptr, SOME_SOLVED);
+    EXPECT_FALSE(read_checkpoint(path, m));
+
+    // A pawnless table has no slice store.
+    const Material pawnless = Material::parse("KQvK");
+    const SolverState whole = some_state(IndexScheme(pawnless).size());
+    write_checkpoint(path, pawnless, 0, &whole, SOME_SOLVED);
+    EXPECT_FALSE(read_checkpoint(path, pawnless));
+}
+
+TEST(Checkpoint, OlderVersionsAreRefused) {
+    // Version 3 held a whole pawn table with its en passant edges, version 4 the values of the
+    // slices solved, where version 5 names the part of the slice store that holds them.
+    ScratchDir dir("checkpoint-v4");
+    const Material m = Material::parse("KQvK");
+    const fs::path path = dir.path / "KQvK.checkpoint";
+    const SolverState s = some_state(IndexScheme(m).size());
+    write_checkpoint(path, m, 0, &s, {});
+    for (char version : {'3', '4'}) {
+        std::string bytes = read_bytes(path);
+        bytes[7] = version;
+        write_bytes(path, bytes);
+        EXPECT_FALSE(read_checkpoint(path, m)) << version;
+        write_checkpoint(path, m, 0, &s, {});
+    }
+}
+
+TEST(Checkpoint, DamagedFilesReadAsNothing) {
+    ScratchDir dir("checkpoint-damaged");
+    const Material m = Material::parse("KPvK");
+    const fs::path path = dir.path / "KPvK.checkpoint";
+    const SolverState s = third_slice_state(m);
+    write_checkpoint(path, m, 2, &s, SOME_SOLVED);
+    const std::string good = read_bytes(path);
+
+    auto expect_refused = [&](const std::string& what, const std::string& bytes) {
+        write_bytes(path, bytes);
+        std::optional<Checkpoint> read;
+        EXPECT_NO_THROW(read = read_checkpoint(path, m)) << what;
+        EXPECT_FALSE(read) << what;
+    };
+    for (const uint64_t count : {uint64_t(1) << 60, ~uint64_t(0), uint64_t(3)})
+        expect_refused("entries " + std::to_string(count), test::with_state_entries(good, count));
+    expect_refused("truncated", good.substr(0, good.size() - 1));
+    expect_refused("header only", good.substr(0, 104));
+    expect_refused("half a header", good.substr(0, 20));
+    expect_refused("empty", "");
+    expect_refused("a byte too many", good + '\0');
+    std::string flipped = good;
+    flipped[good.size() / 2] ^= 0x10;
+    expect_refused("flipped", flipped);
+}
+
+TEST(Checkpoint, SetAsideMovesTheFileOutOfTheWay) {
+    ScratchDir dir("checkpoint-aside");
+    const fs::path path = dir.path / "KQvK.checkpoint";
+    write_bytes(path, "damaged");
+    EXPECT_EQ(set_aside_checkpoint(path), fs::path(path.string() + ".damaged"));
+    EXPECT_FALSE(fs::exists(path));
+    EXPECT_EQ(read_bytes(path.string() + ".damaged"), "damaged");
+}
+
+namespace {
+
+// Kilobytes of transparent huge pages in the mapping that holds the first 2 MiB boundary after p
+// (/proc/self/smaps; the madvise splits off the part before it as a mapping of its own).
+uint64_t huge_page_kb_after(const void* p) {
+    std::ifstream smaps("/proc/self/smaps");
+    constexpr uintptr_t HUGE_PAGE = uintptr_t(2) << 20;
+    const auto address = (reinterpret_cast<uintptr_t>(p) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    bool inside = false;
+    for (std::string line; std::getline(smaps, line);) {
+        uintptr_t begin = 0, end = 0;
+        if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && line.find(':') > line.find(' ')) {
+            inside = begin <= address && address < end;
+        } else if (inside && line.starts_with("AnonHugePages:")) {
+            return std::stoull(line.substr(14));
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+// A resumed solve's state is asked for huge pages as a fresh solve's is (solve/huge_pages.hpp): the
+// sweeps touch it at random. Only testable where the kernel gives huge pages on request and not
+// otherwise ("madvise").
+TEST(Checkpoint, ResumedArraysAreOnHugePages) {
+    std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string mode;
+    std::getline(mode_file, mode);
+    if (mode.find("[madvise]") == std::string::npos) GTEST_SKIP() << "transparent huge pages: " << mode;
+    ScratchDir dir("checkpoint-huge");
+    const Material m = Material::parse("KRPvKR");
+    const fs::path path = dir.path / "KRPvKR.checkpoint";
+    const SolverState s = some_state(IndexScheme(m, pawn_configs(m)[0]).size());
+    ASSERT_GE(s.codes[WHITE].size(), uint64_t(4) << 20);  // holds whole 2 MiB pages
+    write_checkpoint(path, m, 0, &s, {});
+    const auto read = read_checkpoint(path, m);
+    ASSERT_TRUE(read && read->state);
+    for (Color side : {WHITE, BLACK})
+        EXPECT_GT(huge_page_kb_after(read->state->codes[side].data()), 0u) << "side " << side;
+}

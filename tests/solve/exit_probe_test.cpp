@@ -1,0 +1,185 @@
+// ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots,
+// against Tablebase::probe of the position after the move, for every capture, en passant capture,
+// promotion and push of random positions.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "index/dependencies.hpp"
+#include "index/pawn_slices.hpp"
+#include "support/random_positions.hpp"
+#include "solve/exits.hpp"
+#include "support/solved_tables.hpp"
+
+using namespace retro;
+using namespace retro::test;
+
+namespace {
+
+struct Coverage {
+    int exits = 0, en_passant = 0, promotions = 0, capture_promotions = 0;
+};
+
+// Compares value_after with probe for every move that leaves m's table, over `count` positions.
+Coverage compare_exits(const Material& m, const Tablebase& tables, int count) {
+    const IndexScheme scheme(m);
+    const ExitProbe exits(scheme, tables);
+    Coverage c;
+    for (const Position& pos : sample_positions(m, count, EnPassant::Included)) {
+        const Placement p = scheme.to_placement(pos);
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        for (const Move& mv : moves) {
+            const bool promotion = mv.promotion != NO_PIECE_TYPE;
+            if (!mv.capture && !mv.en_passant && !promotion) continue;
+            EXPECT_EQ(int(exits.value_after(pos, p, mv)), int(tables.probe(make_move(pos, mv))))
+                << pos.fen() << " " << to_uci(mv);
+            ++c.exits;
+            c.en_passant += mv.en_passant;
+            c.promotions += promotion;
+            c.capture_promotions += promotion && mv.capture;
+        }
+        if (testing::Test::HasFailure()) break;
+    }
+    return c;
+}
+
+// Every kind of exit m can have was compared.
+void expect_covered(const Material& m, const Coverage& c) {
+    if (testing::Test::HasFailure()) return;  // the comparison stopped at its first failure
+    EXPECT_GT(c.exits, 200);
+    const bool white_pawns = m.count(WHITE, PAWN), black_pawns = m.count(BLACK, PAWN);
+    if (white_pawns || black_pawns) {
+        EXPECT_GT(c.promotions, 100);
+    }
+    if (white_pawns && black_pawns) {
+        EXPECT_GT(c.en_passant, 100);
+    }
+    if ((white_pawns && m.count(BLACK) > 1 + black_pawns) ||
+        (black_pawns && m.count(WHITE) > 1 + white_pawns)) {
+        EXPECT_GT(c.capture_promotions, 0);
+    }
+}
+
+// The tables one capture or promotion away from m, filled with random values instead of solved:
+// any wrong entry, side to move or table then shows, and no table has to be solved (a 4-man table
+// with pawns takes seconds).
+std::shared_ptr<Table> scrambled(const Material& m) {
+    auto rng = seeded_rng(m.name());
+    auto table = std::make_shared<Table>(m);
+    // Random bytes; 254 (a long distance) stands for one of up to a thousand plies more.
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < table->size(); ++i) {
+            const uint8_t b = uint8_t(rng());
+            table->set(side, i, b == 255 ? DTM_DRAW : b == 254 ? Dtm(254 + rng() % 1000) : Dtm(b));
+        }
+    return table;
+}
+
+std::unique_ptr<Tablebase> scrambled_subtables(const Material& m) {
+    auto tables = std::make_unique<Tablebase>();
+    for (const Material& sub : direct_subtables(m)) tables->add(scrambled(sub));
+    return tables;
+}
+
+}  // namespace
+
+class ExitProbeSolvedTest : public testing::TestWithParam<const char*> {};
+
+// Into solved 3-man tables, with colours swapped or not.
+TEST_P(ExitProbeSolvedTest, MatchesProbeAfterTheMove) {
+    const Material m = Material::parse(GetParam());
+    std::vector<std::string> subtables;
+    for (const Material& sub : direct_subtables(m)) subtables.push_back(sub.name());
+    const Coverage c = compare_exits(m, solved_tables(subtables), 3000);
+    expect_covered(m, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(FastPath, ExitProbeSolvedTest,
+                         testing::Values("KQvKR", "KRvKQ", "KBNvK", "KPvK", "KvKP"));
+
+class ExitProbeScrambledTest : public testing::TestWithParam<const char*> {};
+
+// Materials whose sub-tables would take too long to solve: en passant (KPvKP), capturing
+// promotions (KPvKN), five men (KQRvKR).
+TEST_P(ExitProbeScrambledTest, MatchesProbeAfterTheMove) {
+    const Material m = Material::parse(GetParam());
+    const Coverage c = compare_exits(m, *scrambled_subtables(m), 3000);
+    expect_covered(m, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(FastPath, ExitProbeScrambledTest, testing::Values("KPvKP", "KPvKN", "KQRvKR"));
+
+namespace {
+
+// Every slice of a whole pawn table, each a Table over its own index (as the solver reads them
+// back from its slice store).
+std::vector<std::shared_ptr<const Table>> slices_of(const Table& whole) {
+    std::vector<std::shared_ptr<const Table>> slices;
+    for (const PawnConfig& c : pawn_configs(whole.material())) {
+        const IndexScheme scheme(whole.material(), c);
+        Table::Bytes bytes;
+        Table::LongValues long_values;
+        for (Color side : {WHITE, BLACK}) {
+            bytes[side].resize(scheme.size());
+            for (uint64_t i = 0; i < scheme.size(); ++i) {
+                const uint64_t t = scheme.table_index(i);
+                bytes[side][i] = whole.bytes(side)[t];
+                if (bytes[side][i] == Table::LONG_BYTE)
+                    long_values[side].push_back({i, whole.value(side, t)});
+            }
+        }
+        slices.push_back(std::make_shared<Table>(scheme, std::move(bytes), std::move(long_values)));
+    }
+    return slices;
+}
+
+}  // namespace
+
+// Pushes read the slices of the table being solved (`own`, here scrambled as well) by a step from
+// the pushing entry's index in its slice: a double push that allows en passant is worth the
+// opponent's best reply, as Tablebase::probe of the position with the en passant right says, also
+// when the capture is their only move.
+TEST(ExitProbePushes, MatchProbeAfterTheMove) {
+    const Material m = Material::parse("KPvKP");
+    auto tables = scrambled_subtables(m);
+    const auto own = scrambled(m);
+    tables->add(own);
+    const PushTargets slices = slices_of(*own);
+    struct Slice {
+        std::unique_ptr<IndexScheme> scheme;
+        std::unique_ptr<ExitProbe> exits;
+    };
+    std::map<PawnConfig, Slice> probes;  // one per slice sampled
+    int pushes = 0, en_passant = 0;
+    for (const Position& sampled : sample_positions(m, 20000, EnPassant::Excluded)) {
+        const PawnConfig name =
+            canonical_mirror({{sampled.pieces(WHITE, PAWN), sampled.pieces(BLACK, PAWN)}});
+        Slice& slice = probes[name];
+        if (!slice.scheme) {
+            slice.scheme = std::make_unique<IndexScheme>(m, name);
+            slice.exits = std::make_unique<ExitProbe>(*slice.scheme, *tables, slices);
+        }
+        // The sampled position's entry in its slice, in the slice's orientation.
+        const uint64_t index = slice.scheme->encode(sampled);
+        Placement p;
+        ASSERT_TRUE(slice.scheme->decode(index, p));
+        Position pos = slice.scheme->to_position(p);
+        pos.set_side_to_move(sampled.side_to_move());
+        MoveList moves;
+        generate_legal_moves(pos, moves);
+        for (const Move& mv : moves) {
+            if (mv.capture || mv.promotion != NO_PIECE_TYPE || pos.type_on(mv.from) != PAWN) continue;
+            const Position next = make_move(pos, mv);
+            ASSERT_EQ(int(slice.exits->value_after(pos, p, mv, index)), int(tables->probe(next)))
+                << pos.fen() << " " << to_uci(mv);
+            ++pushes;
+            en_passant += next.ep_square() != NO_SQUARE;
+        }
+    }
+    EXPECT_GT(pushes, 10000);
+    EXPECT_GT(en_passant, 100);
+}

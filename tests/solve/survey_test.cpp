@@ -1,0 +1,90 @@
+// The writer's survey found by the solver as it sweeps (SolveOptions::survey_exits): the legal entries
+// and those a capture or promotion settles must be exactly what the search after the solve finds
+// (solve/exit_settled.hpp), or a file would store a worse value where no exit restores it.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "jobs/log.hpp"
+#include "solve/exit_settled.hpp"
+#include "support/solved_tables.hpp"
+#include "support/store_test_util.hpp"
+
+namespace retro {
+
+namespace {
+
+using store_test::ScratchDir;
+
+void expect_survey_of_the_search(const std::string& material, SolveOptions options = {}) {
+    const Tablebase& tables = test::solved_tables({material});
+    options.survey_exits = true;
+    const SolvedTable solved = solve_table(Material::parse(material), tables, options);
+    ASSERT_TRUE(solved.whole);
+    ASSERT_TRUE(solved.survey);
+    EXPECT_TRUE(*solved.whole == *tables.find(Material::parse(material)));
+    const WriteSurvey searched = exit_settled(*solved.whole, tables);
+    for (Color side : {WHITE, BLACK}) {
+        EXPECT_EQ(solved.survey->legal.words[side], searched.legal.words[side]) << material << " legal";
+        EXPECT_EQ(solved.survey->settled.words[side], searched.settled.words[side]) << material << " settled";
+        EXPECT_EQ(solved.survey->counts[side], searched.counts[side]) << material << " counts";
+    }
+}
+
+// A window of 3 plies (far codes, whose distances are derived again from the exits) as well as the
+// widest one.
+SolveOptions narrow_window() {
+    SolveOptions narrow;
+    narrow.window = 3;
+    return narrow;
+}
+
+}  // namespace
+
+// Captures into KQvK and KRvK: win bounds, losses through captures, quiet moves that win quicker.
+TEST(SolverSurvey, PawnlessCaptures) {
+    expect_survey_of_the_search("KQvKR");
+    expect_survey_of_the_search("KQvKR", narrow_window());
+}
+TEST(SolverSurvey, PawnlessDrawsKeptByCaptures) { expect_survey_of_the_search("KRvKB"); }
+
+// Pawn tables, slice by slice: pushes leave the slice but not the table, so they settle nothing;
+// promotions do, also those that capture; en passant is no exit of a file.
+TEST(SolverSurvey, KRvKP) { expect_survey_of_the_search("KRvKP"); }
+TEST(SolverSurvey, KPvKP) {
+    expect_survey_of_the_search("KPvKP");
+    expect_survey_of_the_search("KPvKP", narrow_window());
+}
+TEST(SolverSurvey, KNvKP) { expect_survey_of_the_search("KNvKP"); }
+TEST(SolverSurvey, KPPvK) { expect_survey_of_the_search("KPPvK"); }
+
+// With a checkpoint the slices go through the store and the whole table is read back from it.
+TEST(SolverSurvey, PawnTableThroughItsSliceStore) {
+    ScratchDir dir("solver-survey-store");
+    SolveOptions options;
+    options.checkpoint = dir.path / "KRPvK.checkpoint";
+    expect_survey_of_the_search("KRPvK", options);
+}
+
+// A checkpoint keeps no survey: a resumed solve has none, and its writer searches the exits.
+TEST(SolverSurvey, NoneAfterAResume) {
+    ScratchDir dir("solver-survey-resume");
+    const Material m = Material::parse("KQvKR");
+    const Tablebase& tables = test::solved_tables({"KQvKR"});
+    std::atomic<bool> stop{false};
+    LineStream progress([&](const std::string& line) {
+        if (line.starts_with("KQvKR: lost in 8:")) stop = true;
+    });
+    SolveOptions options;
+    options.progress = &progress;
+    options.checkpoint = dir.path / "KQvKR.checkpoint";
+    options.stop = &stop;
+    options.survey_exits = true;
+    EXPECT_THROW(solve_table(m, tables, options), SolveInterrupted);
+    stop = false;
+    const SolvedTable resumed = solve_table(m, tables, options);
+    EXPECT_TRUE(*resumed.whole == *tables.find(m));
+    EXPECT_FALSE(resumed.survey);
+}
+
+}  // namespace retro
