@@ -14,7 +14,7 @@
 # Default: --all 4 --kills 8 --max-seconds 20 (about 5 to 10 minutes on 2 cores). --tbgen passes
 # options to every tbgen run, e.g. "--cache 1" (pawn tables with their slices on disk and their
 # promotions read in part). Exit status 0 when every file matches. Not part of ctest (too long);
-# see README.
+# see CONTRIBUTING.md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
