@@ -8,9 +8,9 @@
 #include <csignal>
 #include <cstdlib>
 
-#include "support/app_run.hpp"
 #include "index/legal_entries.hpp"
 #include "solve/exit_settled.hpp"
+#include "support/app_run.hpp"
 #include "support/store_test_util.hpp"
 
 namespace retro {
@@ -176,7 +176,7 @@ TEST_F(TbdiffSettled, ExactCopiesServeTheLaterTablesOnly) {
 
 // A table compared without its sub-tables: each directory's sub-tables that its reading completes
 // are completed first, each once, with a line, into a temporary directory removed at the end
-// (recursively, the same sub-table was completed within each reading of a table that reads it:
+// (otherwise each reading of a table that reads it completes the same sub-table again, recursively:
 // KBvK 96 times for KPPvKP).
 TEST_F(TbdiffSettled, SubTablesNotComparedAreCompletedOncePerDirectoryFirst) {
     const fs::path tmp = scratch_.path / "tmp";
