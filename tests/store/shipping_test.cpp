@@ -50,13 +50,16 @@ const WriteSurvey& survey_of(const Material& m) {
     return surveys.at(m.name());
 }
 
+enum class Exits { Settle, Ignore };
+
 // Writes every table of up to 4 men into `dir` with `options`, settled by exits (format version 6, or 5
 // without options.rank_blocks) or not. Returns the bytes of the files.
-uint64_t write_all(const fs::path& dir, const WriteOptions& options, bool settle) {
+uint64_t write_all(const fs::path& dir, const WriteOptions& options, Exits exits) {
     const Tablebase& solved = solved_up_to_four();
     uint64_t bytes = 0;
     for (const Material& m : materials_up_to(4)) {
-        write_table(*solved.find(m), table_path(dir, m), options, settle ? &survey_of(m) : nullptr);
+        write_table(*solved.find(m), table_path(dir, m), options,
+                    exits == Exits::Settle ? &survey_of(m) : nullptr);
         bytes += fs::file_size(table_path(dir, m));
     }
     return bytes;
@@ -94,15 +97,15 @@ format::Header header_of(const fs::path& dir, const Material& m) {
 // pawnless and with pawns. One test, so that the exits' survey is computed once for the three.
 TEST(StoreShipping, EveryThreeAndFourManTableReadsBackToItsSolvedValuesInEachForm) {
     ScratchDir ship("shipping-all"), six("settled-v6"), five("settled-v5"), plain("settled-all-plain");
-    const uint64_t plain_bytes = write_all(plain.path, shipping(WriteOptions::Sides::Both), false);
-    const uint64_t shipped = write_all(ship.path, shipping(), true);
-    const uint64_t six_bytes = write_all(six.path, shipping(WriteOptions::Sides::Both), true);
+    const uint64_t plain_bytes = write_all(plain.path, shipping(WriteOptions::Sides::Both), Exits::Ignore);
+    const uint64_t shipped = write_all(ship.path, shipping(), Exits::Settle);
+    const uint64_t six_bytes = write_all(six.path, shipping(WriteOptions::Sides::Both), Exits::Settle);
     const std::vector<Material> in_five = {Material::parse("KPvK"), Material::parse("KQvKR"),
                                            Material::parse("KBNvK"), Material::parse("KRvKP"),
                                            Material::parse("KPvKP")};
     WriteOptions not_ranked = shipping(WriteOptions::Sides::Both);
     not_ranked.rank_blocks = false;
-    const uint64_t five_bytes = write_all(five.path, not_ranked, true);
+    const uint64_t five_bytes = write_all(five.path, not_ranked, Exits::Settle);
     for (const auto& [form, checked] : {std::pair{&ship, materials_up_to(4)},
                                         std::pair{&six, materials_up_to(4)}, std::pair{&five, in_five}}) {
         SCOPED_TRACE(form->path.filename().string());
