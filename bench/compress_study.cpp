@@ -489,16 +489,15 @@ void stored_study(const std::string& path) {
                     {Codec::Xz, 6, 20, true, true}};
     std::vector<Variant> variants;
     for (const auto& [codec, level, log_block, ranked, extreme] : settings) {
-        const Variant v{codec_name(codec) + std::to_string(level) + (extreme ? "e" : "") + " 2^" +
-                            std::to_string(log_block) + (ranked ? " ranked" : ""),
-                        Fill::BlockMode,
-                        uint64_t(1) << log_block,
-                        codec,
-                        level,
-                        0,
-                        false,
-                        ranked,
-                        extreme};
+        const Variant v{.name = codec_name(codec) + std::to_string(level) + (extreme ? "e" : "") + " 2^" +
+                                std::to_string(log_block) + (ranked ? " ranked" : ""),
+                        .fill = Fill::BlockMode,
+                        .block = uint64_t(1) << log_block,
+                        .codec = codec,
+                        .level = level,
+                        .dictionary = 0,
+                        .block_ranked = ranked,
+                        .xz_extreme = extreme};
         if (wanted(v.name, std::getenv("STORED_VARIANT"))) variants.push_back(v);
     }
     if (variants.empty()) return;

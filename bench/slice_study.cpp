@@ -1,5 +1,5 @@
-// What solving pawn tables slice by slice would hold in memory (index/pawn_slices.hpp), against
-// what the solver holds today (the whole table and its sub-tables). Nothing is solved.
+// What solving pawn tables slice by slice would hold in memory (index/pawn_slices.hpp), against the
+// peak of the job's memory plan (jobs/estimates.hpp; the column "today"). Nothing is solved.
 //
 //   slice_study MATERIAL...   e.g. KNNNvKP KRPvKR
 //   slice_study --all N       every pawn table of N men, largest slice peak first
@@ -32,14 +32,14 @@ struct Row {
     Material material;
     size_t slices;
     SlicePeak peak;
-    uint64_t today;
+    uint64_t plan_peak;
 };
 
 void print(const Row& r) {
     std::printf("%-9s %8zu %10.1fM %11s %11s %11s %11s %11s  %s\n", r.material.name().c_str(), r.slices,
                 double(slice_entries(r.material)) / 1e6, format_bytes(r.peak.own_bytes).c_str(),
                 format_bytes(r.peak.pawn_slices_bytes).c_str(), format_bytes(r.peak.pawnless_bytes).c_str(),
-                format_bytes(r.peak.total()).c_str(), format_bytes(r.today).c_str(),
+                format_bytes(r.peak.total()).c_str(), format_bytes(r.plan_peak).c_str(),
                 config_name(r.peak.config).c_str());
 }
 

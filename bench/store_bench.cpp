@@ -173,20 +173,32 @@ void ReadWholeKQvKR(benchmark::State& state) {
 }
 BENCHMARK(ReadWholeKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void write(benchmark::State& state, const Table& table, Codec codec, bool fill, int level = -1,
-           bool search_order = true) {
+// What the holes of the file hold: a value chosen to compress well (WriteOptions::fill_holes), or
+// what the table holds there.
+enum class Holes { Kept, Filled };
+// The digits stored in the order the writer's search finds, or in the index's own order.
+enum class DigitOrder { Natural, Searched };
+
+// Holes and DigitOrder from a benchmark argument (fill, order_search): 1 or 0.
+Holes holes_of(int64_t fill) { return fill ? Holes::Filled : Holes::Kept; }
+DigitOrder order_of(int64_t search) { return search ? DigitOrder::Searched : DigitOrder::Natural; }
+
+void write(benchmark::State& state, const Table& table, Codec codec, Holes holes, int level = -1,
+           DigitOrder order = DigitOrder::Searched) {
     WriteOptions o;
     o.codec = codec;
-    o.fill_holes = fill;
+    o.fill_holes = holes == Holes::Filled;
     o.level = level;
-    o.search_digit_order = search_order;
+    o.search_digit_order = order == DigitOrder::Searched;
     const auto path = table_path(scratch(), table.material());
     for (auto _ : state) write_table(table, path, o);
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(2 * table.scheme.size()));
     state.counters["file_bytes"] = double(fs::file_size(path));
 }
 
-void WriteKQvKR(benchmark::State& state) { write(state, *kqkr(), Codec(state.range(0)), state.range(1)); }
+void WriteKQvKR(benchmark::State& state) {
+    write(state, *kqkr(), Codec(state.range(0)), holes_of(state.range(1)));
+}
 BENCHMARK(WriteKQvKR)
     ->ArgsProduct({{int(Codec::Xz), int(Codec::Zstd), int(Codec::Zlib)}, {1, 0}})
     ->ArgNames({"codec", "fill"})
@@ -216,7 +228,7 @@ std::shared_ptr<const Table> synthetic_krbkr() {
 }
 
 void WriteSyntheticKRBvKR(benchmark::State& state) {
-    write(state, *synthetic_krbkr(), Codec::Xz, state.range(0));
+    write(state, *synthetic_krbkr(), Codec::Xz, holes_of(state.range(0)));
 }
 void ReadSyntheticKRBvKR(benchmark::State& state) {
     const auto path = table_path(scratch(), Material::parse("KRBvKR"));
@@ -249,7 +261,8 @@ const bool rewrite_registered = [] {
     const auto rewrite = [](benchmark::State& state) {
         // Read here, not while registering: the index tables are not set up before main.
         static const std::shared_ptr<const Table> table = read_table(std::getenv("RETRO_BENCH_REWRITE"));
-        write(state, *table, Codec(state.range(0)), true, int(state.range(1)), state.range(2));
+        write(state, *table, Codec(state.range(0)), Holes::Filled, int(state.range(1)),
+              order_of(state.range(2)));
     };
     benchmark::RegisterBenchmark("Rewrite", rewrite)
         ->Args({int(Codec::Xz), 6, 1})

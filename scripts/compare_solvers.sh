@@ -29,7 +29,7 @@
 #                    (tbgen or tbpack --self-contained), format versions 1 to 5
 # Exit status: tbdiff's (0: every table identical); 1 when a build or a solver run fails; 2 for a
 # bad command line. Times on 2 cores: --all 4 about 4 minutes (and 2 to build the old tbgen, once);
-# --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers"; measured with xz).
+# --all 5 about 6 hours, 4 with --level 1 (docs/guide.md, "Comparing two solvers"; with xz).
 # Not part of ctest (too long).
 set -euo pipefail
 

@@ -10,18 +10,19 @@ kind="${1:-}"
 case "$kind" in
     asan)
         flags=(-DRETRO_SANITIZE=ON)
-        # Everything but the slowest tests (solves 5-10 times slower here): smaller tests run the same
-        # code under ASan (ThreeMan, Determinism.KRvK, SolverWindow.KQvKR, Verifier.KQvKR, the other
-        # StoreShipping tests and the corruption tests of versions 5 and 6), and the Release run has
-        # them all. TbgenProcesses builds its job twice; JobsRunner runs its sharing code in-process.
-        # The slices on disk, promotions read in part, checkpoints of slices (Determinism.KRPvKCheckpoint's
-        # too) and lines stay under ASan through SlicesOnDisk.StoppedAndResumed, PromotionsInPart.FromFiles,
-        # JobsSolver.CheckpointEveryPlyResumesToTheSameTable and ProbeLine.KQvKR; the legal counts of
-        # the index through SolverOracle.ThreeMan; the plan of all 510 tables of up to six men
-        # (arithmetic, 26 s here) through the other JobsPlan tests; probes of en passant positions
-        # through the CApi, ExitProbe and StoreShipping tests (the forced capture's test needs KQvKP
-        # solved: 72 s); the C API through the CApi tests in-process (CApiInstalled, the installed
-        # library built into a C program, runs in Release).
+        # Everything but the slowest tests (a solve is 5-10 times slower under ASan): smaller tests
+        # run the same code under ASan (ThreeMan, Determinism.KRvK, SolverWindow.KQvKR,
+        # Verifier.KQvKR, the other StoreShipping tests and the corruption tests of versions 5 and
+        # 6), and the Release run has them all. TbgenProcesses builds its job twice; JobsRunner runs
+        # its sharing code in-process. The slices on disk, promotions read in part, checkpoints of
+        # slices (Determinism.KRPvKCheckpoint's too) and lines stay under ASan through
+        # SlicesOnDisk.StoppedAndResumed, PromotionsInPart.FromFiles,
+        # JobsSolver.CheckpointEveryPlyResumesToTheSameTable and ProbeLine.KQvKR; the legal counts
+        # of the index through SolverOracle.ThreeMan; the plan of all 510 tables of up to six men
+        # (long arithmetic under ASan) through the other JobsPlan tests; probes of en passant
+        # positions through the CApi, ExitProbe and StoreShipping tests (the forced capture's test
+        # needs KQvKP solved, a long solve under ASan); the C API through the CApi tests in-process
+        # (CApiInstalled, the installed library built into a C program, runs in Release).
         tests=(-E '^(SolverOracle\.FourMan|Determinism\.(KQvKR|KPvKP|KRPvKCheckpoint)|PawnPositions\.(EnPassant.*|AForcedEnPassantCaptureIsNoStalemate|OnlyAKnightPromotionWinsInKBPvK)|SolverWindow\.KPvKP|SolverSurvey\.(KPvKP|KPPvK|KRvKP|PawnTableThroughItsSliceStore)|Verifier\.KRvKP|StoreShipping\.EveryThreeAndFourManTableReadsBackToItsSolvedValuesInEachForm|TbgenProcesses\..*|SlicesOnDisk\.WrittenFromTheStore|PromotionsInPart\.WithTheSlicesOnDisk|JobsSolver\.CheckpointEveryPlyOfASliceResumesToTheSameTable|IndexScheme\.LegalCountsMatchOracle|JobsPlan\.EverySixManTableFitsThisMachine|CApiInstalled|ProbeLine\.EveryDecisiveK[QR]vKPosition)$')
         export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1"
         export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
@@ -31,11 +32,11 @@ case "$kind" in
         # The threaded code: solving on 1-3 threads, checkpoints, jobs, tbgen, the block cache, the
         # annotated loops themselves (Parallel*), the C API probed from several threads, and the HTTP
         # server's threads, in-process (ServeHttp*).
-        # Under TSan Determinism.KQvKR takes 4 min and KPvKP over 10: KRvK stands for them.
-        # TbgenCli's two longest tests (about 100 s each here) solve and write a few tables through
-        # the app, as its other tests do in less time; JobsPlan only plans. A checkpoint at every ply
-        # of KRPvK's slices takes 6 min here: KRvK's (JobsSolver.CheckpointEveryPlyResumesToTheSameTable)
-        # and the slices of TbgenCli.ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart stand for it.
+        # Determinism.KQvKR and KPvKP take many minutes under TSan: KRvK stands for them. TbgenCli's
+        # two longest tests solve and write a few tables through the app, as its other tests do in
+        # less time; JobsPlan only plans. A checkpoint at every ply of KRPvK's slices takes minutes
+        # under TSan: KRvK's (JobsSolver.CheckpointEveryPlyResumesToTheSameTable) and the slices of
+        # TbgenCli.ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart stand for it.
         # Only the sources of these tests are built.
         flags+=("-DRETRO_TEST_SOURCES=determinism;jobs/*;tbgen_cli;table_reader;parallel;capi;http_server")
         tests=(-R '^(Determinism\.KRvK|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes|ServeHttp)'

@@ -20,11 +20,20 @@ bool keeps_king_safe(const Position& pos, const Move& m) {
     return !(pos.attackers(king, ~us, occupied) & ~removed);
 }
 
-void add_pawn_move(MoveList& list, Square from, Square to, bool capture) {
+// A capture by a piece or a king, and an en passant capture, which Move does not count among the
+// captures (it leaves no piece on `to` to take).
+constexpr Move capture(Square from, Square to) { return {from, to, NO_PIECE_TYPE, true}; }
+constexpr Move en_passant(Square from, Square to) { return {from, to, NO_PIECE_TYPE, false, true}; }
+
+enum class PawnMove { Push, Capture };
+
+// A pawn's push or capture onto `to`, as each of the four promotions when `to` is on the last rank.
+void add_pawn_move(MoveList& list, Square from, Square to, PawnMove kind) {
+    const bool takes = kind == PawnMove::Capture;
     if (rank_of(to) == 0 || rank_of(to) == 7) {
-        for (PieceType p : PROMOTIONS) list.push({from, to, p, capture, false});
+        for (PieceType p : PROMOTIONS) list.push({from, to, p, takes});
     } else {
-        list.push({from, to, NO_PIECE_TYPE, capture, false});
+        list.push({from, to, NO_PIECE_TYPE, takes});
     }
 }
 
@@ -43,7 +52,7 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
             const Square from = pop_lsb(b);
             for (Bitboard t = piece_attacks(PieceType(type), from, occupied) & destinations; t;) {
                 const Square to = pop_lsb(t);
-                list.push({from, to, NO_PIECE_TYPE, (enemy & square_bb(to)) != 0, false});
+                list.push({from, to, NO_PIECE_TYPE, (enemy & square_bb(to)) != 0});
             }
         }
     const int push = pawn_push(us);
@@ -52,15 +61,16 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
         const Square one = from + push;
         const bool promotes = relative_rank(us, from) == 6;
         if (!(occupied & square_bb(one)) && (every_pawn_move || promotes)) {
-            add_pawn_move(list, from, one, false);
+            add_pawn_move(list, from, one, PawnMove::Push);
             const Square two = one + push;
             if (every_pawn_move && relative_rank(us, from) == 1 && !(occupied & square_bb(two)))
                 list.push({from, two});
         }
-        for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(list, from, pop_lsb(t), true);
+        for (Bitboard t = pawn_attacks(us, from) & enemy; t;)
+            add_pawn_move(list, from, pop_lsb(t), PawnMove::Capture);
         const Square ep = pos.ep_square();
         if (every_pawn_move && ep != NO_SQUARE && (pawn_attacks(us, from) & square_bb(ep)))
-            list.push({from, ep, NO_PIECE_TYPE, false, true});
+            list.push(en_passant(from, ep));
     }
 }
 
@@ -148,24 +158,25 @@ bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
             Bitboard targets = piece_attacks(PieceType(type), from, occupied) & ~own;
             if (pinned & square_bb(from)) targets &= line_through(king, from);  // stays on the pin line
             s.quiet_piece_moves += popcount(targets & ~enemy);
-            for (Bitboard t = targets & enemy; t;) s.exits.push({from, pop_lsb(t), NO_PIECE_TYPE, true});
+            for (Bitboard t = targets & enemy; t;) s.exits.push(capture(from, pop_lsb(t)));
         }
     const Bitboard king_targets = king_attacks(king) & ~own & ~king_danger(pos, us);
     for (Bitboard t = king_targets & ~enemy; t;) s.king_moves.push({king, pop_lsb(t)});
-    for (Bitboard t = king_targets & enemy; t;) s.exits.push({king, pop_lsb(t), NO_PIECE_TYPE, true});
+    for (Bitboard t = king_targets & enemy; t;) s.exits.push(capture(king, pop_lsb(t)));
     const int push = pawn_push(us);
     for (Bitboard b = pos.pieces(us, PAWN); b;) {
         const Square from = pop_lsb(b);
         const bool promotes = relative_rank(us, from) == 6;
         if (!(occupied & square_bb(from + push))) {
             if (promotes)
-                add_pawn_move(s.exits, from, from + push, false);
+                add_pawn_move(s.exits, from, from + push, PawnMove::Push);
             else
                 s.exits.push({from, from + push});
             if (relative_rank(us, from) == 1 && !(occupied & square_bb(from + 2 * push)))
                 s.exits.push({from, from + 2 * push});
         }
-        for (Bitboard t = pawn_attacks(us, from) & enemy; t;) add_pawn_move(s.exits, from, pop_lsb(t), true);
+        for (Bitboard t = pawn_attacks(us, from) & enemy; t;)
+            add_pawn_move(s.exits, from, pop_lsb(t), PawnMove::Capture);
     }
     return true;
 }
@@ -175,7 +186,7 @@ bool has_legal_ep_capture(const Position& pos) {
     if (ep == NO_SQUARE) return false;
     const Color us = pos.side_to_move();
     for (Bitboard b = pawn_attacks(~us, ep) & pos.pieces(us, PAWN); b;)
-        if (keeps_king_safe(pos, {pop_lsb(b), ep, NO_PIECE_TYPE, false, true})) return true;
+        if (keeps_king_safe(pos, en_passant(pop_lsb(b), ep))) return true;
     return false;
 }
 

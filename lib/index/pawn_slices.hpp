@@ -38,18 +38,17 @@ uint64_t slice_entries(const Material& m);
 
 // Whether m's slices are solved side by side, a thread each, a wave of equal advance at a time: when
 // they have fewer than `below` entries per side (by default 2^19: KPvKP's 3,612, KRPvKP's
-// 223,944), whose layers are too small for the threads of a parallel loop to keep busy (KRPvKP
-// solved in 135 s with its slices alone, 121 s in waves). A larger slice is solved alone, its loops
-// parallel, with checkpoints inside it.
+// 223,944), whose layers are too small for the threads of a parallel loop to keep busy. A larger
+// slice is solved alone, its loops parallel, with checkpoints inside it.
 constexpr uint64_t WAVE_SLICE_ENTRIES = uint64_t(1) << 19;
 bool solved_in_waves(const Material& m, uint64_t below = WAVE_SLICE_ENTRIES);
 
 // A wave goes in batches of at most this many slices per thread. The slices a batch has solved are
 // held until the batch ends, and checkpoints fall between batches: a wave of KRPPvKP holds thousands
 // of slices, over a gigabyte together. Each batch ends in a join where a thread may wait for the
-// other's last slice: 16 per thread made KRPvKP 3.5% slower (126.1-126.6 s against 120.3-123.7 s,
-// 2 threads). At 128 the waves of the 5-man tables with a piece beside two pawns stay whole at 2
-// threads; those of KPPvKP are split, but its slices hold the kings alone and a join waits little.
+// other's last slice, so batches are large: at 128 the waves of the 5-man tables with a piece beside
+// two pawns stay whole at 2 threads; those of KPPvKP are split, but its slices hold the kings alone
+// and a join waits little.
 constexpr int WAVE_BATCH_PER_THREAD = 128;
 // The end of the batch that starts at slice k of `configs` (pawn_configs' order), for `threads`:
 // the rest of k's wave, at most WAVE_BATCH_PER_THREAD * threads slices.

@@ -19,8 +19,12 @@ bool canonical_pawnless(Square wk, Square bk) {
 }
 bool canonical_with_pawns(Square wk, Square) { return file_of(wk) <= 3; }
 
+// Whether the index folds the board along the a1-h8 diagonal when both kings stand on it: the
+// pawnless index does; with pawns the transpose is no symmetry.
+enum class Diagonal { Folded, Kept };
+
 template <bool (*Canonical)(Square, Square)>
-KingPairs build(std::initializer_list<Symmetry> allowed, bool fold_diagonal) {
+KingPairs build(std::initializer_list<Symmetry> allowed, Diagonal diagonal) {
     KingPairs kp;
     for (auto& row : kp.number) row.fill(-1);
     for (Square wk = SQ_A1; wk <= SQ_H8; ++wk)
@@ -34,7 +38,7 @@ KingPairs build(std::initializer_list<Symmetry> allowed, bool fold_diagonal) {
                 const Square w = apply_symmetry(s, wk), b = apply_symmetry(s, bk);
                 if (Canonical(w, b)) {
                     kp.symmetry[wk][bk] = uint8_t(s);
-                    kp.diagonal[wk][bk] = fold_diagonal && on_diagonal(w) && on_diagonal(b);
+                    kp.diagonal[wk][bk] = diagonal == Diagonal::Folded && on_diagonal(w) && on_diagonal(b);
                     break;
                 }
             }
@@ -53,12 +57,12 @@ Square apply_symmetry(Symmetry s, Square sq) {
 }
 
 const KingPairs& pawnless_king_pairs() {
-    static const KingPairs kp = build<canonical_pawnless>({0, 1, 2, 3, 4, 5, 6, 7}, true);
+    static const KingPairs kp = build<canonical_pawnless>({0, 1, 2, 3, 4, 5, 6, 7}, Diagonal::Folded);
     return kp;
 }
 
 const KingPairs& pawn_king_pairs() {
-    static const KingPairs kp = build<canonical_with_pawns>({IDENTITY, MIRROR_FILE}, false);
+    static const KingPairs kp = build<canonical_with_pawns>({IDENTITY, MIRROR_FILE}, Diagonal::Kept);
     return kp;
 }
 

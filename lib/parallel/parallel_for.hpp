@@ -13,7 +13,7 @@
 // the caller acquires there once tbb::parallel_for returns (or throws).
 //
 // Calls never acquire from one another's ends, so a race between two calls of one loop is still found
-// (tests/parallel_test.cpp checks that it is).
+// (tests/parallel/parallel_test.cpp checks that it is).
 //
 // Call it as par::parallel_for: unqualified, argument-dependent lookup would pick tbb::parallel_for
 // for a tbb::blocked_range (its constrained template wins the overload) and skip these annotations.

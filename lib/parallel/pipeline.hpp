@@ -13,7 +13,7 @@
 //   a pipeline's caller may see the bodies of another pipeline that ran at the same time.
 // - A serial stage handles one item at a time, in order: each call acquires from the one before.
 //   The calls of a parallel stage do not, so a race between two of them is still found
-//   (tests/parallel_test.cpp checks that it is).
+//   (tests/parallel/parallel_test.cpp checks that it is).
 // - An item goes from one stage to the next in an Item, which releases at its own address whenever
 //   it is made or moved (TBB moves it into memory of its own, then hands that to another thread),
 //   and the next stage acquires there before it reads the item.

@@ -73,9 +73,11 @@ private:
              << "): " << value_text(pos()) << "\n";
     }
 
-    void play(const Move& m, bool mine) {
-        out_ << (mine ? "I play " : "You play ") << move_number() << ' ' << to_san(pos(), m) << " ("
-             << to_uci(m) << ")\n";
+    enum class Player { Tables, User };
+
+    void play(const Move& m, Player player) {
+        out_ << (player == Player::Tables ? "I play " : "You play ") << move_number() << ' '
+             << to_san(pos(), m) << " (" << to_uci(m) << ")\n";
         moves_.push_back(m);
         positions_.push_back(make_move(pos(), m));
         show();
@@ -166,7 +168,7 @@ GameResult Game::run(std::istream& in) {
         if (const GameEnd e = end(); e.over()) return finish(e);
         if (pos().side_to_move() != human_) {
             try {
-                play(best_move(tables_, pos())->move, true);
+                play(best_move(tables_, pos())->move, Player::Tables);
             } catch (const std::exception& e) {
                 out_ << "I cannot go on: " << e.what() << "\n";
                 return GameResult::Stopped;
@@ -192,7 +194,7 @@ GameResult Game::run(std::istream& in) {
             out_ << "Illegal move: " << parsed.error << ". Try again ('help' lists the commands).\n";
             continue;
         }
-        play(*parsed.move, false);
+        play(*parsed.move, Player::User);
     }
 }
 

@@ -64,7 +64,11 @@ std::string no_moves_reason(const Position& pos) {
            (pos.in_check(us) ? " is checkmated" : " is stalemated");
 }
 
-std::string promotion_hint(const std::string& prefix, bool uci) {
+enum class Notation { San, Uci };
+
+// "e8=Q, e8=R, e8=B or e8=N" for the prefix "e8" in SAN, "e7e8q, ..." for "e7e8" in UCI.
+std::string promotion_hint(const std::string& prefix, Notation notation) {
+    const bool uci = notation == Notation::Uci;
     std::string out;
     const char* letters = uci ? "qrbn" : "QRBN";
     for (int i = 0; i < 4; ++i) {
@@ -95,7 +99,8 @@ ParsedMove parse_uci(const Position& pos, const std::string& s) {
     }
     if (!any) return failure(s + ": " + why_not(pos, from, to));
     if (promo == NO_PIECE_TYPE)
-        return failure(s + ": a pawn reaching the last rank must promote; say " + promotion_hint(s, true));
+        return failure(s + ": a pawn reaching the last rank must promote; say " +
+                       promotion_hint(s, Notation::Uci));
     return failure(s + ": only a pawn reaching the last rank promotes");
 }
 
@@ -192,7 +197,7 @@ ParsedMove parse_san(const Position& pos, const std::string& original) {
     if (promotion_only) {
         if (promo == NO_PIECE_TYPE)
             return failure(original + ": a pawn reaching the last rank must promote; say " +
-                           promotion_hint(s, false));
+                           promotion_hint(s, Notation::San));
         return failure(original + ": only a pawn reaching the last rank promotes");
     }
     // Nothing matches: find the pieces the user may have meant and say why they cannot go.

@@ -22,9 +22,9 @@ public:
     // The minimax value of a position of the table's material from the values of its successors.
     Dtm expected(const Position& pos) const;
     // The same for the legal entry `index` of the table (placement p, position pos), its quiet moves'
-    // entries found by index arithmetic (IndexScheme::encode_moved) instead of playing them: the
-    // rebuild of a dropped side (KRRvKR's tbdiff of the shipping form: 38% less CPU). The verifier
-    // plays every move (above), to stay independent of the arithmetic the solver uses.
+    // entries found by index arithmetic (IndexScheme::encode_moved), cheaper than playing them: the
+    // rebuild of a dropped side, which reads whole tables. The verifier plays every move (above), to
+    // stay independent of the arithmetic the solver uses.
     Dtm expected(uint64_t index, const Placement& p, const Position& pos) const;
     // The better of `stored` and the values of the position's captures and promotions.
     Dtm with_exits(const Position& pos, Dtm stored) const;

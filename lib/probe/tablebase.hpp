@@ -112,8 +112,8 @@ private:
     // A Tablebase that completes one file read by load() (exits applied, a dropped side rebuilt):
     // it shares the directory, block cache and stop of `holder` and uses the tables holder holds,
     // and it frees the tables it reads itself once the file is complete. A settled sub-table's exits
-    // reach tables the solve itself never needs (KBPvKP's KQBvKP: KQBvKQ, KQBvKR, ...): kept, they
-    // added 3 GiB to KBPvKP's peak.
+    // reach tables the solve itself never needs (KBPvKP's KQBvKP: KQBvKQ, KQBvKR, ...), which would
+    // raise the job's peak by gigabytes if kept.
     struct Completing {};
     Tablebase(const Tablebase& holder, Completing);
     // The table of `canonical` with at least `sides` held here or by the holder; nullptr if none.

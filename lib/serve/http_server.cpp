@@ -48,6 +48,13 @@ struct ServerState {
 
 namespace {
 
+// After a reply: the connection waits for the next request, or is closed.
+enum class Connection { Close, KeepAlive };
+// A reply's body goes out, or only its length does (the answer to HEAD).
+enum class Body { Sent, Omitted };
+// Beast's number for HTTP/1.1.
+constexpr unsigned HTTP_1_1 = 11;
+
 // One connection: requests read one after another (keep-alive), each answered before the next is
 // read. Every handler runs on the connection's strand; the shared_ptr in each pending handler keeps
 // the session alive, so a client that vanishes just ends the chain.
@@ -111,16 +118,17 @@ private:
         request_line_ = std::string(req.method_string()) + " " + std::string(req.target());
         const ApiRequest request{std::string(req.method_string()), std::string(req.target()),
                                  std::move(req.body())};
-        send(handle_request(server_.tables, request, server_.options.api), req.version(), req.keep_alive(),
-             req.method() == http::verb::head);
+        send(handle_request(server_.tables, request, server_.options.api), req.version(),
+             req.keep_alive() ? Connection::KeepAlive : Connection::Close,
+             req.method() == http::verb::head ? Body::Omitted : Body::Sent);
     }
 
     void reply_and_close(int status, const std::string& reason) {
         request_line_ = "-";
-        send(error_reply(status, reason), 11, false, false);
+        send(error_reply(status, reason), HTTP_1_1, Connection::Close, Body::Sent);
     }
 
-    void send(ApiReply reply, unsigned version, bool keep_alive, bool head) {
+    void send(ApiReply reply, unsigned version, Connection connection, Body body) {
         response_ = {};
         response_.version(version);
         response_.result(unsigned(reply.status));
@@ -128,10 +136,10 @@ private:
         response_.set(http::field::access_control_allow_origin, "*");
         if (!reply.content_type.empty()) response_.set(http::field::content_type, reply.content_type);
         for (const auto& [name, value] : reply.headers) response_.set(name, value);
-        response_.keep_alive(keep_alive);
+        response_.keep_alive(connection == Connection::KeepAlive);
         response_.content_length(reply.body.size());
         body_size_ = reply.body.size();
-        if (!head) response_.body() = std::move(reply.body);
+        if (body == Body::Sent) response_.body() = std::move(reply.body);
         stream_.expires_after(server_.options.timeout);
         http::async_write(stream_, response_,
                           [self = shared_from_this()](error_code ec, size_t) { self->on_written(ec); });

@@ -8,9 +8,9 @@
 #include <csignal>
 #include <cstdlib>
 
-#include "support/app_run.hpp"
 #include "index/legal_entries.hpp"
 #include "solve/exit_settled.hpp"
+#include "support/app_run.hpp"
 #include "support/store_test_util.hpp"
 
 namespace retro {
@@ -40,14 +40,16 @@ protected:
         return tbdiff(a().string() + " " + b().string() + more);
     }
 
+    enum class Entry { Legal, Hole };
+
     // Writes b/KRvK.rtb with one entry of White to move changed: a legal one (returns the line tbdiff
     // prints for it) or a hole.
-    std::string change_krvk_in_b(bool legal) const {
+    std::string change_krvk_in_b(Entry entry) const {
         const Table& a = *small_table("KRvK");
         Table t = a;
         Position pos;
         uint64_t i = 0;
-        while (decode_legal(t.scheme, i, WHITE, pos) != legal) ++i;
+        while (decode_legal(t.scheme, i, WHITE, pos) != (entry == Entry::Legal)) ++i;
         t.set(WHITE, i, a.value(WHITE, i) == 5 ? 7 : 5);
         write_table(t, b() / "KRvK.rtb");
         return "  white to move, index " + std::to_string(i) + ": " + pos.fen() +
@@ -67,7 +69,7 @@ TEST_F(TbdiffCli, IdenticalDirectories) {
 }
 
 TEST_F(TbdiffCli, OneChangedEntryIsReportedWithItsFen) {
-    const std::string line = change_krvk_in_b(true);
+    const std::string line = change_krvk_in_b(Entry::Legal);
     const test::AppOutcome r = tbdiff_a_b();
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("KQvK: " + std::to_string(2 * small_table("KQvK")->size()) + " entries"),
@@ -87,7 +89,7 @@ TEST_F(TbdiffCli, OneChangedEntryIsReportedWithItsFen) {
 
 // A hole may hold anything: the files differ, their values do not.
 TEST_F(TbdiffCli, AChangedHoleIsStillIdentical) {
-    change_krvk_in_b(false);
+    change_krvk_in_b(Entry::Hole);
     ASSERT_NE(read_bytes(a() / "KRvK.rtb"), read_bytes(b() / "KRvK.rtb"));
     const test::AppOutcome r = tbdiff_a_b();
     EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -176,7 +178,7 @@ TEST_F(TbdiffSettled, ExactCopiesServeTheLaterTablesOnly) {
 
 // A table compared without its sub-tables: each directory's sub-tables that its reading completes
 // are completed first, each once, with a line, into a temporary directory removed at the end
-// (recursively, the same sub-table was completed within each reading of a table that reads it:
+// (otherwise each reading of a table that reads it completes the same sub-table again, recursively:
 // KBvK 96 times for KPPvKP).
 TEST_F(TbdiffSettled, SubTablesNotComparedAreCompletedOncePerDirectoryFirst) {
     const fs::path tmp = scratch_.path / "tmp";

@@ -12,14 +12,14 @@
 #include <sstream>
 #include <string>
 
-#include "support/app_run.hpp"
-#include "support/checkpoint_test_util.hpp"
 #include "index/index_scheme.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
+#include "support/app_run.hpp"
+#include "support/checkpoint_test_util.hpp"
 
 using namespace retro;
 namespace fs = std::filesystem;
@@ -384,8 +384,8 @@ TEST_F(TbgenCli, ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart) {
 }
 
 // A named table's statistics come from its solved values, also when its slices stayed on disk and
-// its file keeps one side to move (they were read from the file, and the job failed: "the shipping
-// form keeps no values for white to move").
+// its file keeps one side to move: read from the file, they would miss the dropped side ("the
+// shipping form keeps no values for white to move").
 TEST_F(TbgenCli, TheShippingFormOfATableSolvedOnDiskHasItsStatistics) {
     const fs::path whole = dir_ / "whole", lean = dir_ / "lean";
     const Outcome a = tbgen("KPvK --json -q --codec zstd --level 1 -o " + whole.string());

@@ -1,5 +1,6 @@
 // The attack tables are built before any translation unit's static initialisers use them: this
-// file's are initialised before the library's (it is linked first), and used to see empty tables.
+// file's are initialised before the library's (it is linked first), so they would see empty tables
+// if the header did not build them first.
 // (A knight: an empty table reads as no squares, where a rook's null magic pointer would crash the
 // whole test binary before a test could report.)
 #include <gtest/gtest.h>

@@ -5,10 +5,10 @@
 #include <chrono>
 #include <thread>
 
-#include "support/probe_test_tables.hpp"
 #include "solve/exit_settled.hpp"
-#include "support/solved_tables.hpp"
 #include "store/block_cache.hpp"
+#include "support/probe_test_tables.hpp"
+#include "support/solved_tables.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
@@ -135,7 +135,8 @@ TEST(ProbeTablebase, FindReadsTheSidesAskedFor) {
 }
 
 // A file that exits settle is completed from the tables its exits reach. Those serve the completion
-// only: kept, they held KBPvKP's solve 3 GiB above its estimate (KQBvKP's exits reach KQBvKQ, ...).
+// only, and kept they would raise a solve's peak by gigabytes above its estimate (KBPvKP's KQBvKP
+// reaches KQBvKQ, ...).
 TEST(ProbeTablebase, FindFreesTheTablesThatOnlyCompletedAFile) {
     ScratchDir dir("tablebase-completion");
     const Material kqkr = Material::parse("KQvKR"), krk = Material::parse("KRvK");

@@ -83,7 +83,8 @@ TEST(Verifier, KBNvK) { expect_verified("KBNvK"); }
 
 // A pawn: promotions to all four pieces, captures that promote, underpromotions that alone win. (KPvKP,
 // the one 4-man table with en passant, costs twice as much for its sub-tables; its en passant
-// values are checked in pawn_positions_test and its statistics in solver_oracle_test.)
+// values are checked in tests/solve/pawn_positions_test.cpp and its statistics in
+// tests/solve/oracle_test.cpp.)
 TEST(Verifier, KRvKP) { expect_verified("KRvKP"); }
 
 // The verifier reports the disagreement of the lowest index (white before black at one index): when

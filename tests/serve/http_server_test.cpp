@@ -1,6 +1,8 @@
 // The HTTP server on a loopback port, in-process (so the sanitizer builds watch its threads): keep-
 // alive and pipelining, HEAD, malformed and oversized requests, 100-continue, slow and vanished
 // clients, many clients at once, and stopping.
+#include "serve/http_server.hpp"
+
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "support/probe_test_tables.hpp"
-#include "serve/http_server.hpp"
 
 using namespace retro;
 using namespace std::chrono_literals;
@@ -47,6 +48,10 @@ struct Response {
     }
 };
 
+// Whether a response has a body: a reply to HEAD announces the length of one it does not send, and
+// an interim "100 Continue" has none.
+enum class Body { Expected, Absent };
+
 // A raw loopback connection: the test decides every byte sent.
 class Client {
 public:
@@ -72,8 +77,8 @@ public:
             sent += size_t(n);
         }
     }
-    // One response; body_expected false for a reply to HEAD (Content-Length without a body).
-    Response read(bool body_expected = true) {
+    // One response, with the body its Content-Length announces unless `body` is Absent.
+    Response read(Body body = Body::Expected) {
         Response r;
         size_t end;
         while ((end = buffer_.find("\r\n\r\n")) == std::string::npos)
@@ -83,7 +88,7 @@ public:
         size_t length = 0;
         if (const size_t at = r.head.find("Content-Length: "); at != std::string::npos)
             length = std::stoul(r.head.substr(at + 16));
-        if (!body_expected) length = 0;
+        if (body == Body::Absent) length = 0;
         while (buffer_.size() < length)
             if (!fill()) return r;
         r.body = buffer_.substr(0, length);
@@ -122,7 +127,7 @@ TEST(ServeHttp, KeepAlivePipeliningHeadAndCors) {
     Client c(s.server.port());
     ASSERT_TRUE(c.connected());
     c.send(get(KQK) + get("/standard?fen=bad") + "HEAD / HTTP/1.1\r\nHost: t\r\n\r\n" + get(KQK));
-    const Response first = c.read(), second = c.read(), head = c.read(false), last = c.read();
+    const Response first = c.read(), second = c.read(), head = c.read(Body::Absent), last = c.read();
     EXPECT_EQ(first.status, 200);
     EXPECT_EQ(first.body, expected_body(KQK));
     EXPECT_NE(
@@ -170,7 +175,7 @@ TEST(ServeHttp, Expect100ContinueAndBatch) {
     const std::string body = R"(["8/8/8/4k3/8/8/8/4K2Q w - - 0 1", "x"])";
     c.send("POST /standard/batch HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: " +
            std::to_string(body.size()) + "\r\n\r\n");
-    const Response go_on = c.read(false);
+    const Response go_on = c.read(Body::Absent);
     EXPECT_EQ(go_on.status, 100);
     c.send(body);
     const Response r = c.read();

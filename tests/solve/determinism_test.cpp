@@ -17,8 +17,8 @@
 
 #include "index/pawn_slices.hpp"
 #include "jobs/log.hpp"
-#include "support/solved_tables.hpp"
 #include "store/table_file.hpp"
+#include "support/solved_tables.hpp"
 
 using namespace retro;
 namespace fs = std::filesystem;
@@ -97,8 +97,8 @@ TEST(Determinism, KRvK) { expect_same_files_for_1_2_3_threads("KRvK"); }
 
 TEST(Determinism, KQvKR) { expect_same_files_for_1_2_3_threads("KQvKR"); }
 
-// Written with zstd in the natural order: the default write's search of digit orders with xz took half
-// of this test, and KRvK and KQvKR check that write.
+// Written with zstd in the natural order: the default write's search of digit orders with xz would
+// take half of this test, and KRvK and KQvKR check that write.
 TEST(Determinism, KPvKP) {
     WriteOptions fast;
     fast.codec = Codec::Zstd;

@@ -4,8 +4,10 @@
 // (three-man.tsv, four-man.tsv), and the longest win and loss per side (max-dtm.tsv).
 //
 // ctest runs each TEST in its own process: ThreeMan solves only the five 3-man tables; FourMan
-// solves all 35 once (about 45 s on 2 threads) and checks the 30 4-man tables. Every failure names
-// the material and the side to move.
+// solves all 35 once and checks the 30 4-man tables. Every failure names the material and the side
+// to move.
+#include "support/oracle.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,10 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "support/oracle.hpp"
 #include "solve/statistics.hpp"
-#include "support/solved_tables.hpp"
 #include "store/table_values.hpp"
+#include "support/solved_tables.hpp"
 
 using namespace retro;
 using retro::test::read_oracle;

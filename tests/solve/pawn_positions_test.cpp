@@ -4,7 +4,7 @@
 //
 // The values were read from the solved tables. So that the test is not circular, each is checked
 // against something else too: stalemates and mates by the rules alone, capture values from the 3-man
-// tables (checked exactly against the oracle in solver_oracle_test), and for every win or loss the
+// tables (checked exactly against the oracle in oracle_test.cpp), and for every win or loss the
 // line of best moves, which must lose exactly one ply per move and end in a checkmate under the rules
 // after exactly that many plies.
 #include <gtest/gtest.h>

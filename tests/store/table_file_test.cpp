@@ -243,7 +243,7 @@ TEST(StoreFile, ProgressCountsEveryBlockAndAStopLeavesNoFile) {
     for (uint32_t k = 0; k <= blocks; ++k) EXPECT_EQ(said[k], k);
 
     // Stopped after the third block: the old file untouched, the blocks written so far kept for the
-    // next write (tests/store_write_journal_test.cpp).
+    // next write (tests/store/write_journal_test.cpp).
     const std::string good = read_bytes(path);
     std::atomic<bool> stop{false};
     o.stop = &stop;
