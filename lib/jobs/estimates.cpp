@@ -13,9 +13,9 @@
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
 #include "jobs/completion_chain.hpp"
+#include "solve/estimates.hpp"
 #include "solve/solver.hpp"
 #include "store/block_ranks.hpp"
-#include "store/entry_bits.hpp"
 
 namespace retro {
 
@@ -87,28 +87,19 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     MemoryPlan plan;
     plan.codecs = codecs;
     const uint64_t table = table_memory_bytes(m);
-    // A table in memory that exits settle has a survey (solve/exit_settled.hpp): two bits per entry and
-    // side, the legal entries and the settled ones. The solver finds it as it goes and the writer
-    // takes it.
-    const uint64_t survey_bits = settles ? 2 * 2 * 8 * EntryBits::words_for(IndexScheme(m).size()) : 0;
+    // A table in memory that exits settle has a survey (solve/exit_settled.hpp), which the solver
+    // finds as it goes and the writer takes.
+    const uint64_t entries = IndexScheme(m).size();
+    const uint64_t survey = settles ? survey_bytes(entries) : 0;
     plan.captures = subtables_bytes(m, Reached::FewerMen);
     plan.completing = completing_bytes(m, false, completed_when_read);
     if (!m.has_pawns()) {
-        plan.state = table + survey_bits;
-        plan.writing = table + survey_bits;
+        plan.state = sweep_state_bytes(entries) + survey;
+        plan.writing = table + survey;
         return plan;
     }
     const uint64_t slice = slice_entries(m);  // per side: both images
-    const uint64_t pawns = uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN));
     const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
-    // Bounds over the slices: each pawn's single and double push reach a slice each (one side to
-    // move); each pawn on its seventh rank promotes four ways (one side).
-    // A slice's own: a thread each when they are solved side by side. A batch of a wave holds its
-    // solved slices until it ends: with the slices on disk, beside the slices their pushes read back.
-    const bool waves = solved_in_waves(m);
-    const uint64_t side_by_side = waves ? uint64_t(std::max(threads, 1)) : 1;
-    const uint64_t pushed = 2 * pawns * slice * side_by_side, in_part = 4 * pawns * slice * side_by_side;
-    const uint64_t batch_held = waves ? 2 * slice * WAVE_BATCH_PER_THREAD * side_by_side : 0;
     const struct {
         bool on_disk, in_part;
     } ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};  // the fastest first
@@ -116,14 +107,15 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
         const bool settled = !way.on_disk && !way.in_part;
-        plan.state = 2 * slice * side_by_side + (settled ? survey_bits : 0);
-        plan.own = way.on_disk ? pushed + batch_held : table;
-        plan.promotions = way.in_part ? in_part : whole_promotions;
+        plan.state = sweep_state_bytes(slice) * slices_at_once(m, threads) + (settled ? survey : 0);
+        // With the slices on disk, a slice reads back those its pushes reach, and a batch of a wave
+        // holds its solved slices until it ends.
+        plan.own = way.on_disk ? pushed_slices_bytes(m, threads) + wave_batch_bytes(m, threads) : table;
+        plan.promotions = way.in_part ? promotions_in_part_bytes(m, threads) : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
         // order's sampled block still use once dropped (KRPvKR, 2 threads: 114 MiB measured, 109 estimated).
-        plan.writing =
-            way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? survey_bits : 0);
+        plan.writing = way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? survey : 0);
         if (plan.own_and_promotions() <= cache && plan.peak() <= limit) break;
     }
     return plan;
@@ -154,13 +146,7 @@ uint64_t exact_copy_bytes_estimate(const Material& m) {
     return table_file_bytes_estimate(m);
 }
 
-uint64_t checkpoint_bytes_estimate(const Material& m) {
-    // A state byte per entry and side and at most 2 bytes per entry and side in the layer log; a pawn
-    // table's of its largest slice, and its slice store: the slices solved, compressed to less than
-    // half a byte per entry and side (KRPvKR's store: 138 MB, 0.21).
-    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + 4096;
-    return 4 * slice_entries(m) + table_memory_bytes(m) / 2 + 4096;
-}
+uint64_t checkpoint_bytes_estimate(const Material& m) { return checkpoint_bytes(m); }
 
 std::optional<uint64_t> available_memory_bytes() {
     std::ifstream in("/proc/meminfo");

@@ -1,21 +1,17 @@
 #include "solve/solver.hpp"
 
-#include <malloc.h>
-#include <tbb/blocked_range.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
-#include <bit>
 #include <chrono>
 #include <map>
 #include <ostream>
 
 #include "index/pawn_slices.hpp"
 #include "parallel/parallel_for.hpp"
-#include "solve/huge_pages.hpp"
+#include "solve/resume.hpp"
 #include "solve/scheme_solver.hpp"
-#include "store/store_error.hpp"
+#include "solve/solved_slices.hpp"
 
 namespace retro {
 
@@ -26,91 +22,8 @@ namespace {
 // solved alone (not in waves): KRPvKR's 24 slices of 13.9 M entries do.
 constexpr uint64_t SLICE_LINES = 100;
 
-SolvePoint point(int slice, int ply) { return (SolvePoint(slice) << 32) + ply; }
-
-// A whole table of draws, on huge pages where the kernel gives them, for slices to be merged into.
-std::unique_ptr<Table> drawn_table(const Material& m) {
-    Table::Bytes bytes;
-    for (auto& side : bytes) assign_on_huge_pages(side, IndexScheme(m).size(), Table::DRAW_BYTE);
-    return std::make_unique<Table>(m, std::move(bytes), Table::LongValues{});
-}
-
-// The whole table's index of a slice's entries taken in increasing order: table_index once a run.
-class TableIndexRuns {
-public:
-    explicit TableIndexRuns(const IndexScheme& slice)
-        : slice_(slice), run_(slice.table_run()), stride_(slice.table_run_stride()) {}
-    uint64_t operator()(uint64_t i) {
-        const uint64_t start = i - i % run_;
-        if (start != start_) {
-            start_ = start;
-            base_ = slice_.table_index(start);
-        }
-        return base_ + (i - start) * stride_;
-    }
-
-private:
-    const IndexScheme& slice_;
-    const uint64_t run_, stride_;
-    uint64_t start_ = ~uint64_t(0), base_ = 0;
-};
-
-// Sets the whole table's bits of a slice's entries (`scheme`) that its survey sets.
-void merge(const IndexScheme& scheme, const WriteSurvey& slice, WriteSurvey& table) {
-    for (Color side : {WHITE, BLACK})
-        for (auto [from, to] :
-             {std::pair{&slice.legal, &table.legal}, std::pair{&slice.settled, &table.settled}}) {
-            const auto& words = from->words[side];
-            auto& out = to->words[side];
-            par::parallel_for(tbb::blocked_range<size_t>(0, words.size(), 1 << 8), [&](const auto& r) {
-                // Neighbouring entries of a slice mostly stay neighbours in the table: their bits are
-                // gathered word by word, and a word that other tasks may share is written atomically.
-                TableIndexRuns table_index(scheme);
-                uint64_t word = 0, gathered = 0;
-                const auto flush = [&] {
-                    if (gathered)
-                        std::atomic_ref<uint64_t>(out[word]).fetch_or(gathered, std::memory_order_relaxed);
-                };
-                for (size_t w = r.begin(); w < r.end(); ++w)
-                    for (uint64_t bits = words[w]; bits; bits &= bits - 1) {
-                        const uint64_t i = table_index(w * 64 + uint64_t(std::countr_zero(bits)));
-                        if (i >> 6 != word) {
-                            flush();
-                            word = i >> 6;
-                            gathered = 0;
-                        }
-                        gathered |= EntryBits::bit(i);
-                    }
-                flush();
-            });
-        }
-}
-
-// Writes a slice's values (a Table over its own index) into the whole table's entries, every one of
-// them still a draw.
-void merge(const Table& slice, Table& table) {
-    for (Color side : {WHITE, BLACK}) {
-        const auto& bytes = slice.bytes(side);
-        auto& out = table.bytes_to_fill(side);
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, bytes.size(), 1 << 14), [&](const auto& r) {
-            TableIndexRuns table_index(slice.scheme);
-            for (uint64_t i = r.begin(); i < r.end(); ++i)
-                if (bytes[i] != Table::DRAW_BYTE) out[table_index(i)] = bytes[i];
-        });
-        if (slice.long_values(side).empty()) continue;
-        std::vector<Table::LongValue> long_values;
-        for (const auto& v : slice.long_values(side))
-            long_values.push_back({slice.scheme.table_index(v.index), v.value});
-        table.add_long_values(side, long_values);
-    }
-}
-
-// One slice solved, with its survey when solved from the start.
-struct SolvedSlice {
-    Table values;
-    std::optional<WriteSurvey> survey;
-};
-
+// Solves a table: a pawnless one as one scheme, a pawn table slice by slice, in waves of small
+// slices side by side; resumes from a checkpoint and writes them.
 class TableSolver {
 public:
     TableSolver(const Material& m, const TableSource& tables, const SolveOptions& options)
@@ -126,12 +39,14 @@ public:
     }
 
     SolvedTable run() {
-        auto resumed = resume();
+        auto resumed = resume_solve(material_, options_);
+        if (resumed) log_ = std::move(resumed->log);
         if (!material_.has_pawns()) {
             const IndexScheme scheme(material_);
             const ExitProbe exits(scheme, tables_);
-            auto values = solve_scheme(setup(scheme, exits, 0, material_.name(), true, false),
-                                       resumed ? std::move(resumed->state) : std::nullopt, std::move(log_));
+            auto values =
+                solve_scheme(setup(scheme, exits, 0, material_.name(), true, false),
+                             resumed ? std::move(resumed->saved.state) : std::nullopt, std::move(log_));
             SolvedTable solved{
                 std::make_unique<Table>(material_, std::move(values.bytes), std::move(values.long_values)),
                 nullptr, std::move(values.survey)};
@@ -146,72 +61,19 @@ private:
         return options_.checkpoint.empty() ? std::filesystem::path() : layer_log_path(options_.checkpoint);
     }
 
-    // The checkpoint found, when it is intact and of this table (with its layer log opened in log_
-    // and its slice store in store_).
-    std::optional<Checkpoint> resume() {
-        const auto& path = options_.checkpoint;
-        std::error_code ec;
-        if (path.empty() || !std::filesystem::exists(path, ec)) return std::nullopt;
-        auto saved = read_checkpoint(path, material_);
-        std::string fault;
-        if (!saved)
-            fault = "is damaged, of another table or of an older version";
-        else if (saved->state && saved->state->window != options_.window)
-            fault = "was taken with another window";
-        else
-            try {
-                if (saved->state)
-                    log_ = std::make_unique<LayerLog>(log_path(), saved->state->log_length,
-                                                      saved->state->log_checksum);
-                if (material_.has_pawns())
-                    store_ = std::make_unique<SliceStore>(slice_store_path(path), material_,
-                                                          saved->solved.length, saved->solved.checksum);
-            } catch (const SolveError& e) {
-                fault = std::string("has no usable layer log (") + e.what() + ")";
-            } catch (const StoreError& e) {
-                fault = std::string("has no usable slice store (") + e.what() + ")";
-            }
-        if (!fault.empty()) {
-            log_.reset();
-            store_.reset();
-            const auto damaged = set_aside_checkpoint(path);
-            found(std::nullopt, "warning: " + path.string() + " " + fault + "; " +
-                                    (damaged.empty() ? "removed" : "set aside as " + damaged.string()) +
-                                    ", solving from the start");
-            return std::nullopt;
-        }
-        const int ply = saved->state ? saved->state->next_ply : 0;
-        found(point(saved->slice, ply),
-              "resuming from " + path.string() + " at " +
-                  (material_.has_pawns() ? "slice " + std::to_string(saved->slice + 1) + ", " : "") + "ply " +
-                  std::to_string(ply));
-        return saved;
-    }
-
-    void found(std::optional<SolvePoint> resumed_at, const std::string& message) const {
-        if (options_.checkpoint_found)
-            options_.checkpoint_found(resumed_at, message);
-        else if (options_.progress)
-            *options_.progress << material_.name() << ": " << message << "\n";
-    }
-
     // Writes the checkpoint of slice `slice` (its sweeps' state, or none when it has not begun) and of
     // the slices solved before it, which the slice store holds.
-    void checkpoint(int slice, const SolverState* state) const {
-        StoredSlices solved;
-        if (store_) {
-            store_->sync();
-            solved = {store_->length(), store_->checksum()};
-        }
-        write_checkpoint(options_.checkpoint, material_, slice, state, solved);
+    void checkpoint(int slice, const SolverState* state) {
+        write_checkpoint(options_.checkpoint, material_, slice, state,
+                         solved_ ? solved_->stored() : StoredSlices{});
         if (options_.checkpoint_written)
-            options_.checkpoint_written(point(slice, state ? state->next_ply : 0));
+            options_.checkpoint_written(solve_point(slice, state ? state->next_ply : 0));
     }
 
     // How the sweeps of a scheme report and checkpoint: a pawnless table or a slice alone, or a small
     // slice solved beside the others of its wave (no lines, no checkpoints, an anonymous layer log).
     SchemeSolve setup(const IndexScheme& scheme, const ExitProbe& exits, int slice, const std::string& label,
-                      bool report_plies, bool in_wave) const {
+                      bool report_plies, bool in_wave) {
         if (in_wave) return {scheme, exits, in_wave_, label, false, start_, {}, {}};
         return {scheme,
                 exits,
@@ -229,21 +91,10 @@ private:
 
     // The slices in order, each solved before those its pushes reach. The slices of one wave (equal
     // advance) cannot reach one another: small ones are solved side by side, a thread each.
-    SolvedTable solve_slices(std::optional<Checkpoint>& resumed) {
+    SolvedTable solve_slices(std::optional<ResumedSolve>& resumed) {
         const auto& configs = configs_;
-        const int first = resumed ? resumed->slice : 0;
-        // The store keeps the slices on disk for checkpoints, and is their only copy when they are
-        // to stay there.
-        if (!store_ && (options_.slices_on_disk || !options_.checkpoint.empty()))
-            store_ = std::make_unique<SliceStore>(
-                options_.checkpoint.empty() ? std::filesystem::path() : slice_store_path(options_.checkpoint),
-                material_);
-        // Held in memory unless they are to stay on disk: every slice solved, for the pushes.
-        if (!options_.slices_on_disk)
-            for (int k = 0; k < first; ++k) {
-                solved_.push_back(store_->read(k));
-                surveys_.emplace_back();  // the store keeps none
-            }
+        const int first = resumed ? resumed->saved.slice : 0;
+        solved_.emplace(material_, configs_, options_, resumed ? std::move(resumed->store) : nullptr, first);
         const int slices = int(configs.size());
         const int line_every = std::max(1, slices / int(SLICE_LINES));
         const bool few_slices = slices <= int(SLICE_LINES);
@@ -253,12 +104,12 @@ private:
                 if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
                 throw SolveInterrupted(material_.name() + ": stopped before slice " + std::to_string(k + 1));
             }
-            const bool resumed_here = k == first && resumed && resumed->state;
+            const bool resumed_here = k == first && resumed && resumed->saved.state;
             const int end = resumed_here ? k + 1 : wave_end(configs, k);
             std::vector<SolvedSlice> solved;
             if (end - k == 1) {
                 std::optional<SolverState> state;
-                if (resumed_here) state = std::move(resumed->state);
+                if (resumed_here) state = std::move(resumed->saved.state);
                 const IndexScheme scheme(material_, configs[size_t(k)]);
                 solved.push_back(solve_slice(scheme, k,
                                              few_slices && !solved_in_waves(material_, options_.waves_below),
@@ -268,12 +119,7 @@ private:
             }
             if (options_.slices_solved) options_.slices_solved(end, slices);
             for (int j = k; j < end; ++j) {
-                SolvedSlice& slice = solved[size_t(j - k)];
-                if (store_) store_->append(j, slice.values);
-                if (!options_.slices_on_disk) {
-                    solved_.push_back(std::make_shared<const Table>(std::move(slice.values)));
-                    surveys_.push_back(std::move(slice.survey));
-                }
+                solved_->add(j, std::move(solved[size_t(j - k)]));
                 if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
                     *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
             }
@@ -286,46 +132,7 @@ private:
             checkpoint(slices, nullptr);
             std::filesystem::remove(log_path());
         }
-        if (options_.slices_on_disk) return {nullptr, std::move(store_), std::nullopt};
-        return assembled();
-    }
-
-    // The slices solved as one table. Every slice has entries all over the table, so the whole table
-    // is resident after the first merge: with a store, the slices in memory are freed first and read
-    // back one at a time (the peak is the table and one slice, not twice the table).
-    SolvedTable assembled() {
-        if (store_) solved_.clear();
-        std::optional<WriteSurvey> survey = merged_surveys();
-        std::unique_ptr<Table> table;
-        if (store_) {
-            // Small slices live on the heap, whose freed pages stay resident: KBPvKP's 1128 slices
-            // held 481 MiB beside the whole table until handed back.
-            malloc_trim(0);
-            table = whole_table(*store_);
-        } else {
-            table = drawn_table(material_);
-            for (auto& slice : solved_) {
-                merge(*slice, *table);
-                slice.reset();
-            }
-        }
-        if (survey) count_legal_values(*table, *survey);
-        return {std::move(table), nullptr, std::move(survey)};
-    }
-
-    // The whole table's survey from its slices' (freed as they are merged), when every slice has one.
-    std::optional<WriteSurvey> merged_surveys() {
-        std::optional<WriteSurvey> survey;
-        if (options_.survey_exits &&
-            std::ranges::all_of(surveys_, [](const auto& s) { return s.has_value(); })) {
-            survey = empty_survey(IndexScheme(material_).size());
-            for (size_t k = 0; k < surveys_.size(); ++k) {
-                merge(IndexScheme(material_, configs_[k]), *surveys_[k], *survey);
-                surveys_[k].reset();
-            }
-        }
-        surveys_.clear();
-        return survey;
+        return solved_->finish();
     }
 
     std::string label(int k, int slices) const {
@@ -380,14 +187,12 @@ private:
         return out;
     }
 
-    // The slices that the pushes of slice c reach: held in memory, or read back from the store.
+    // The slices that the pushes of slice c reach, all solved before it.
     PushTargets push_targets(const PawnConfig& c) const {
         PushTargets targets;
-        for (const SliceReached& r : slices_reached(material_, c)) {
-            if (!(r.material == material_)) continue;
-            const int k = slice_number_.at(r.config);
-            targets.push_back(options_.slices_on_disk ? store_->read(k, r.sides) : solved_[size_t(k)]);
-        }
+        for (const SliceReached& r : slices_reached(material_, c))
+            if (r.material == material_)
+                targets.push_back(solved_->reached(slice_number_.at(r.config), r.sides));
         return targets;
     }
 
@@ -403,10 +208,8 @@ private:
     std::chrono::steady_clock::time_point last_batch_checkpoint_ = start_;
     const std::vector<PawnConfig> configs_;  // a pawn table's slices, in the order they are solved
     std::map<PawnConfig, int> slice_number_;
-    std::unique_ptr<LayerLog> log_;                     // of a resumed checkpoint
-    std::unique_ptr<SliceStore> store_;                 // a pawn table's solved slices on disk
-    std::vector<std::shared_ptr<const Table>> solved_;  // or in memory, in the order of configs_
-    std::vector<std::optional<WriteSurvey>> surveys_;   // theirs, for the whole table's writer
+    std::unique_ptr<LayerLog> log_;       // of a resumed checkpoint
+    std::optional<SolvedSlices> solved_;  // a pawn table's
 };
 
 }  // namespace
@@ -425,12 +228,6 @@ std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint) 
 
 SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options) {
     return TableSolver(m, subtables, options).run();
-}
-
-std::unique_ptr<Table> whole_table(const SliceStore& slices) {
-    auto table = drawn_table(slices.material());
-    for (int k = 0; k < int(slices.configs().size()); ++k) merge(*slices.read(k), *table);
-    return table;
 }
 
 std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options) {

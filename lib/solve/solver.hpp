@@ -24,6 +24,7 @@ namespace retro {
 
 // Where a checkpoint stands in a solve: (slice << 32) + the next ply; a pawnless table has slice 0.
 using SolvePoint = int64_t;
+inline SolvePoint solve_point(int slice, int ply) { return (SolvePoint(slice) << 32) + ply; }
 
 struct SolveOptions {
     std::ostream* progress = nullptr;  // per-ply lines when set

@@ -1,0 +1,128 @@
+// The moves of an entry that leave its scheme (captures and promotions into sub-tables, pawn pushes
+// into slices solved before) and what their values make of the entry: a win bound, a draw kept, or a
+// loss once every other move is known to lose. The first passes fold them into the entry's code;
+// the sweeps and the far-code scans derive a distance from them again.
+#pragma once
+
+#include <algorithm>
+
+#include "chess/movegen.hpp"
+#include "solve/scheme_context.hpp"
+
+namespace retro {
+
+// Whether m leaves the table: a capture or a promotion, the exits a file's reader searches
+// (solve/exit_settled.hpp).
+inline bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
+inline bool leaves_table(const Move& m) { return m.capture || promotes(m); }
+// Whether m leaves the scheme: it leaves the table, or moves a pawn (which reaches another slice).
+inline bool leaves_scheme(const Entry& e, const Move& m) {
+    return leaves_table(m) || e.pos.type_on(m.from) == PAWN;
+}
+
+// Whether a move of the side to move may leave the scheme: it has a pawn, or one of its men attacks
+// one of the other side's. Most positions have neither.
+inline bool may_leave(const Position& pos) {
+    const Color us = pos.side_to_move();
+    if (pos.pieces(us, PAWN)) return true;
+    const Bitboard occupied = pos.occupied(), theirs = pos.pieces(~us);
+    for (int t = KING; t < PAWN; ++t)
+        for (Bitboard b = pos.pieces(us, PieceType(t)); b;)
+            if (piece_attacks(PieceType(t), pop_lsb(b), occupied) & theirs) return true;
+    return false;
+}
+// The legal moves that leave the scheme: captures and pawn moves (none listed when none may).
+inline MoveList leaving_moves(const Position& pos) {
+    MoveList moves;
+    if (may_leave(pos)) generate_legal_captures_and_pawn_moves(pos, moves);
+    return moves;
+}
+
+constexpr int NO_WIN = 1 << 30;
+
+// Folds the value of one move that leaves the table into a win bound or a never-lost mark.
+inline void fold_exit(Dtm reached, int& best_win, bool& drawn) {
+    if (is_loss(reached))
+        best_win = std::min<int>(best_win, reached + 1);
+    else if (is_draw(reached))
+        drawn = true;
+}
+
+// The exits of one entry folded: into a win bound or a draw kept, over every move that leaves the
+// scheme and over those that leave the table alone.
+struct ExitFold {
+    int best_win = NO_WIN, table_win = NO_WIN;
+    bool drawn = false, table_drawn = false;
+    void add(Dtm reached, bool by_leaving_table) {
+        fold_exit(reached, best_win, drawn);
+        if (by_leaving_table) fold_exit(reached, table_win, table_drawn);
+    }
+    // Whether a capture or promotion achieves what these exits give the entry: its win bound, or
+    // the draw kept when there is no win.
+    bool settles() const { return best_win != NO_WIN ? table_win == best_win : table_drawn; }
+};
+
+// The longest win for the opponent among the moves that leave the scheme (-1 if none), or NO_WIN
+// when one of them does not lose; and among those that leave the table.
+struct ExitWins {
+    int longest = -1, longest_table = -1;
+    // Whether a capture or promotion achieves the loss in `plies` these exits allow.
+    bool settle(int plies) const { return longest_table + 1 == plies; }
+};
+
+// The tables promoted into are as large as this one and reached at random: the entries of an
+// entry's promotions are asked for together, then waited for together.
+inline void prefetch_promotions(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
+    for (const Move& m : moves)
+        if (promotes(m)) exits.prefetch(e.pos.side_to_move(), e.placement, m);
+}
+
+inline Dtm exit_value(const ExitProbe& exits, const Entry& e, const Move& m) {
+    return exits.value_after(e.pos, e.placement, m, e.index);
+}
+
+inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
+    prefetch_promotions(exits, e, moves);
+    ExitWins wins;
+    for (const Move& m : moves) {
+        if (!leaves_scheme(e, m)) continue;
+        const Dtm v = exit_value(exits, e, m);
+        if (!is_win(v)) return {NO_WIN, NO_WIN};
+        wins.longest = std::max<int>(wins.longest, v);
+        if (leaves_table(m)) wins.longest_table = std::max<int>(wins.longest_table, v);
+    }
+    return wins;
+}
+
+// The exits among `moves` folded (their quickest win: best_win, or NO_WIN).
+inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
+    prefetch_promotions(exits, e, moves);
+    ExitFold fold;
+    for (const Move& m : moves)
+        if (leaves_scheme(e, m)) fold.add(exit_value(exits, e, m), leaves_table(m));
+    return fold;
+}
+
+// Entry e's code `code` after its exits among `moves` (a win bound, a draw kept, or a loss at once
+// when every move is a losing exit), in the first passes (ply 0); surveys whether a capture or
+// promotion settles it. Called by the first pass and the promotion pass.
+inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& moves, state::Code code) {
+    const Color side = e.pos.side_to_move();
+    const ExitFold fold = fold_exits(c.exits, e, moves);
+    c.mark_settled(side, e.index, fold.settles());
+    if (fold.best_win != NO_WIN) {
+        // A far code already is the quickest exit's bound, derived again from all exits.
+        if (c.quicker(code, fold.best_win, 0)) code = c.decided(side, fold.best_win, 0);
+    } else if (fold.drawn && state::undecided(code)) {
+        code = state::NEVER_LOST;
+    }
+    if (code != 0 || moves.size == 0) return code;  // a counter of 0 without a move: stalemate
+    // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
+    // will ever report to it.
+    const ExitWins wins = longest_exit_wins(c.exits, e, moves);
+    if (wins.longest == NO_WIN) return code;
+    c.mark_settled(side, e.index, wins.settle(wins.longest + 1));
+    return c.decided(side, wins.longest + 1, 0);
+}
+
+}  // namespace retro

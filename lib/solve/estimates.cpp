@@ -1,0 +1,44 @@
+#include "solve/estimates.hpp"
+
+#include <algorithm>
+
+#include "index/index_scheme.hpp"
+#include "index/pawn_slices.hpp"
+#include "store/entry_bits.hpp"
+
+namespace retro {
+
+namespace {
+
+uint64_t pawns(const Material& m) { return uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN)); }
+
+}  // namespace
+
+uint64_t sweep_state_bytes(uint64_t entries) { return 2 * entries; }
+
+uint64_t survey_bytes(uint64_t entries) { return 2 * 2 * 8 * EntryBits::words_for(entries); }
+
+uint64_t slices_at_once(const Material& m, int threads) {
+    return solved_in_waves(m) ? uint64_t(std::max(threads, 1)) : 1;
+}
+
+uint64_t pushed_slices_bytes(const Material& m, int threads) {
+    return 2 * pawns(m) * slice_entries(m) * slices_at_once(m, threads);
+}
+
+uint64_t promotions_in_part_bytes(const Material& m, int threads) {
+    return 4 * pawns(m) * slice_entries(m) * slices_at_once(m, threads);
+}
+
+uint64_t wave_batch_bytes(const Material& m, int threads) {
+    if (!solved_in_waves(m)) return 0;
+    // A byte per entry and side of each slice solved.
+    return 2 * slice_entries(m) * WAVE_BATCH_PER_THREAD * slices_at_once(m, threads);
+}
+
+uint64_t checkpoint_bytes(const Material& m) {
+    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + 4096;
+    return 4 * slice_entries(m) + IndexScheme(m).size() + 4096;
+}
+
+}  // namespace retro

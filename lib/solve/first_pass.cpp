@@ -1,0 +1,125 @@
+#include "solve/first_pass.hpp"
+
+#include <algorithm>
+
+#include "chess/movegen.hpp"
+#include "solve/entry_exits.hpp"
+#include "solve/huge_pages.hpp"
+#include "solve/neighbours.hpp"
+
+namespace retro {
+
+namespace {
+
+using namespace state;
+
+// How many distinct entries the quiet moves reach. Moves of men other than kings keep the
+// orientation and reach distinct entries; only king moves need their indices compared, and all
+// moves when a king move re-orients onto the same king pair or the kings share the diagonal.
+int distinct_successors(const IndexScheme& scheme, const Entry& e, const MoveList& quiet) {
+    const Bitboard kings = e.pos.pieces(KING);
+    bool compare_all = e.diagonal;
+    for (const Move& m : quiet)
+        if (!compare_all && (kings & square_bb(m.from)))
+            compare_all = scheme.king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to);
+    IndexList compared;
+    int others = 0;
+    for (const Move& m : quiet) {
+        if (compare_all || (kings & square_bb(m.from)))
+            add_moved(scheme, compared, e, m.from, m.to);
+        else
+            ++others;
+    }
+    return compared.size + others;
+}
+
+// How many of the king's quiet moves reach the entry of another of them: none unless symmetry s
+// maps every other man onto a like man; then each pair of targets that s swaps counts once.
+int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) {
+    const Bitboard occupied = pos.occupied();
+    for (Bitboard men = occupied & ~square_bb(king_moves.moves[0].from); men;) {
+        const Square x = pop_lsb(men), y = apply_symmetry(s, x);
+        if (!(occupied & square_bb(y)) || pos.type_on(y) != pos.type_on(x) ||
+            pos.color_on(y) != pos.color_on(x))
+            return 0;
+    }
+    Bitboard targets = 0;
+    for (const Move& m : king_moves) targets |= square_bb(m.to);
+    int swapped = 0;  // targets whose image is another target
+    for (Bitboard t = targets; t;) {
+        const Square x = pop_lsb(t), y = apply_symmetry(s, x);
+        swapped += y != x && (targets & square_bb(y));
+    }
+    return swapped / 2;
+}
+
+// The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed to
+// tell (both kings on the diagonal, or a king move re-oriented onto the same king pair).
+int quick_quiet_count(const IndexScheme& scheme, const Entry& e, const MoveSummary& moves) {
+    if (e.diagonal) return -1;
+    const int quiet = moves.quiet_piece_moves + moves.king_moves.size;
+    // A king move meets another quiet move's entry only through a symmetry that fixes the other
+    // king: in a pawnless table, the transpose or anti-transpose with that king on its diagonal.
+    if (scheme.has_pawns() || moves.king_moves.size == 0) return quiet;
+    const Square other = e.pos.king(~e.pos.side_to_move());
+    const Symmetry fixing = file_of(other) == rank_of(other)       ? TRANSPOSE
+                            : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
+                                                                   : IDENTITY;
+    if (fixing == IDENTITY) return quiet;
+    for (const Move& m : moves.king_moves)
+        if (scheme.king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to)) return -1;
+    return quiet - king_moves_met(e.pos, moves.king_moves, fixing);
+}
+
+// Generates the moves one by one into moves.exits; returns the number of distinct entries the other
+// (quiet) moves reach.
+int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveSummary& moves) {
+    MoveList all, quiet;
+    generate_legal_moves(e.pos, all);
+    for (const Move& m : all) {
+        if (leaves_scheme(e, m))
+            moves.exits.push(m);
+        else
+            quiet.push(m);
+    }
+    return distinct_successors(scheme, e, quiet);
+}
+
+}  // namespace
+
+void first_pass(SchemeContext& c) {
+    const IndexScheme& scheme = c.scheme;
+    for (Color side : {WHITE, BLACK}) assign_on_huge_pages(c.state.codes[side], scheme.size(), NEVER_LOST);
+    if (c.options.survey_exits) c.survey = empty_survey(scheme.size());
+    for (Color side : {WHITE, BLACK}) {
+        auto& codes = c.state.codes[side];
+        c.for_each_wanted_entry(
+            side,
+            [&](const Entry& e) {
+                const uint64_t i = e.index;
+                c.mark_legal(side, i);
+                MoveSummary moves;
+                int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(scheme, e, moves) : -1;
+                if (quiet < 0) {
+                    moves = MoveSummary{};
+                    quiet = listed_quiet_count(scheme, e, moves);
+                }
+                if (quiet + moves.exits.size == 0) {
+                    codes[i] =
+                        e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
+                    return;
+                }
+                if (quiet > COUNTER_MAX)
+                    throw SolveError(scheme.material().name() + ": a position with more than " +
+                                     std::to_string(COUNTER_MAX) + " quiet moves");
+                if (std::ranges::any_of(moves.exits, promotes)) {
+                    codes[i] = Code(quiet);  // the promotion pass folds all its exits
+                    return;
+                }
+                codes[i] = take_exits(c, e, moves.exits, Code(quiet));
+            },
+            [](const Placement&) { return true; });
+    }
+}
+
+}  // namespace retro

@@ -1,0 +1,15 @@
+// The first pass over a scheme, before any layer is swept: mates and stalemates; captures into
+// sub-tables and pushes into earlier slices (a move into a lost position is a win bound, into a
+// drawn one makes the position never lost); for every other entry, the counter of distinct quiet
+// successors that the sweeps count down. Entries that can promote wait for the promotion pass.
+#pragma once
+
+#include "solve/scheme_context.hpp"
+
+namespace retro {
+
+// Allocates c.state's codes (and c.survey when the options ask for one) and fills them. Stops early,
+// leaving blocks unvisited, once a stop is requested.
+void first_pass(SchemeContext& c);
+
+}  // namespace retro

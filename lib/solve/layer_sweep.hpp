@@ -1,0 +1,105 @@
+// The layer sweeps, one ply at a time: layer n of a side (its entries decided in exactly n plies) is
+// found, logged and marked done, and each predecessor of its entries is updated. A predecessor of a
+// position lost in n plies wins in n + 1 (OfferWin); a predecessor of a position won in n plies has
+// one move fewer that may avoid losing, and is lost when none is left (CountDown).
+//
+// Finding the updates (sweep_layer) and applying them (OfferWin, CountDown) are separate steps: the
+// updates of one ply commute, whichever thread applies them in whatever order, so a solve that holds
+// only part of the index may send the updates of entries it does not hold to their holder and apply
+// the ones it receives with the same steps.
+#pragma once
+
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cassert>
+
+#include "parallel/ordered_pipeline.hpp"
+#include "solve/code_scan.hpp"
+#include "solve/entry_exits.hpp"
+#include "solve/layer_log.hpp"
+#include "solve/neighbours.hpp"
+
+namespace retro {
+
+// The layer sweeps walk the index in chunks of this many entries, one layer log record each.
+constexpr uint64_t SWEEP_CHUNK = 1 << 16;
+
+// Entry i of `side` is a predecessor of a position lost in n plies: it wins in n + 1 if that is
+// quicker. Concurrent offers within a ply all carry the same win, so a plain store is enough. The
+// win counts toward the longest mate only once taken: at the table's longest loss, every predecessor
+// may already win faster. A quiet move wins quicker than every exit, so no exit settles the entry
+// any more.
+struct OfferWin {
+    SchemeContext& c;
+    int n;
+    void operator()(Color side, uint64_t i) const {
+        state::Code& code = c.state.codes[side][i];
+        const state::Code was = load_relaxed(code);
+        if (!c.quicker(was, n + 1, n)) return;
+        store_relaxed(code, c.decided(side, n + 1, n));  // within the window: the win is n + 1
+        if (!state::undecided(was))
+            c.mark_settled_in_sweep(side, i, false);  // undecided: no exit wins or draws
+    }
+};
+
+// Entry i of `side` is a predecessor of a position won in n plies: one more of its moves is known to
+// reach a win for the opponent, the last of them in n plies; when none is left the position is lost,
+// in one ply more than the longest of those wins and of its exits' wins.
+struct CountDown {
+    SchemeContext& c;
+    int n;
+    void operator()(Color side, uint64_t i) const {
+        state::Code& code = c.state.codes[side][i];
+        if (!state::undecided(load_relaxed(code))) return;
+        const state::Code before = std::atomic_ref<state::Code>(code).fetch_sub(1, std::memory_order_relaxed);
+        assert(before > 0 && state::undecided(before));
+        if (before != 1) return;
+        const Entry e = c.load_entry(side, i);
+        const ExitWins wins = longest_exit_wins(c.exits, e, leaving_moves(e.pos));
+        const int loss = std::max<int>(n, wins.longest) + 1;
+        store_relaxed(code, c.decided(side, loss, n));
+        if (wins.settle(loss)) c.mark_settled_in_sweep(side, i, true);
+    }
+};
+
+// The layer n of `side`: calls update(~side, p) for every predecessor p of every entry decided in
+// exactly n plies, logs those entries and marks them done; returns how many there were. The chunks
+// are scanned in parallel and logged in index order. A side with no entry pending at n is not
+// scanned: in most tables one side hardly ever loses, the other hardly ever wins. No entry becomes
+// pending at n while layer n is swept (its wins and losses are n + 1 or longer), so the flag is
+// cleared after.
+template <class Update>
+uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
+    auto& codes = c.state.codes[side];
+    const state::Code wanted = c.window.code(n), done = n % 2 ? state::DONE_WIN : state::DONE_LOSS;
+    if (!c.pending[side][wanted].load(std::memory_order_relaxed)) return 0;
+    c.pending[side][wanted].store(false, std::memory_order_relaxed);
+    const uint64_t size = c.scheme.size(), chunks = (size + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
+    uint64_t count = 0;
+    par::ordered_pipeline(
+        chunks, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+        [&](uint64_t chunk) {
+            LayerChunk found;
+            const uint64_t end = std::min(size, (chunk + 1) * SWEEP_CHUNK);
+            for_each_code(codes, chunk * SWEEP_CHUNK, end, wanted, wanted, [&](uint64_t i) {
+                const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
+                for (int k = 0; k < preds.size; ++k) update(~side, preds.items[k]);
+                found.add(i);
+                codes[i] = done;
+            });
+            return found;
+        },
+        [&](LayerChunk&& found) {
+            if (found.empty()) return;
+            log.append(n, side, found);
+            count += found.size();
+        });
+    return count;
+}
+
+// Sweeps layer n of both sides: wins offered before the losses of an even n, counters counted down
+// before the wins of an odd one. Returns the entries of the layer.
+uint64_t sweep_ply(SchemeContext& c, LayerLog& log, int n);
+
+}  // namespace retro

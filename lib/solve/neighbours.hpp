@@ -1,0 +1,52 @@
+// The entries one move away from an entry within its scheme, as indices: those its quiet moves reach
+// (counted by the first pass) and its predecessors, one un-move back (visited by the layer sweeps).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "chess/unmovegen.hpp"
+#include "solve/scheme_context.hpp"
+
+namespace retro {
+
+// Distinct neighbour indices of one entry. Moves that keep the orientation reach distinct indices;
+// only a re-oriented one (a king move that needs a symmetry, or any move with both kings on the
+// diagonal) may meet another move's index, so only those are checked against the rest.
+struct IndexList {
+    std::array<uint64_t, 256> items;
+    int size = 0;
+    int reoriented = 0;  // items[0, reoriented) came from re-oriented moves
+    void add(uint64_t x, bool was_reoriented) {
+        if (was_reoriented) {
+            for (int i = 0; i < size; ++i)
+                if (items[i] == x) return;
+            items[size++] = items[reoriented];
+            items[reoriented++] = x;
+        } else {
+            for (int i = 0; i < reoriented; ++i)
+                if (items[i] == x) return;
+            items[size++] = x;
+        }
+    }
+};
+
+// Adds the index reached when the man on `from` moves to `to`.
+inline void add_moved(const IndexScheme& scheme, IndexList& list, const Entry& e, Square from, Square to) {
+    bool reoriented;
+    const uint64_t idx =
+        scheme.encode_moved(e.index, e.placement, e.placement.slot_of(from, scheme.men()), to, &reoriented);
+    list.add(idx, reoriented);
+}
+
+// The entries one move back within the scheme: a pawn's step back leaves the slice (the slice it
+// reaches takes this one's values as exits).
+inline IndexList predecessors(const IndexScheme& scheme, const Entry& e) {
+    MoveList unmoves;
+    generate_unmoves(e.pos, unmoves, Unmoves::PiecesOnly);
+    IndexList out;
+    for (const Move& m : unmoves) add_moved(scheme, out, e, m.to, m.from);
+    return out;
+}
+
+}  // namespace retro

@@ -1,0 +1,147 @@
+// What the passes over one index scheme share (solve/scheme_solver.cpp runs them in order): the
+// scheme, its exits and options, the state codes and the window they are taken in, the pending
+// flags, the largest distance found and the survey. Each pass is a unit of its own (first_pass,
+// promotion_pass, far_codes, layer_sweep, final_values) that works on this context; its helpers
+// are inline, since the passes call them for every entry and every predecessor.
+#pragma once
+
+#include <tbb/blocked_range.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <optional>
+#include <string>
+
+#include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
+#include "solve/checkpoint.hpp"
+#include "solve/scheme_solver.hpp"
+#include "store/entry_bits.hpp"
+
+namespace retro {
+
+// The passes walk the index in parallel blocks of this many entries (whole words of the survey).
+constexpr uint64_t GRAIN = 1 << 14;
+
+template <class T>
+T load_relaxed(const T& v) {
+    return std::atomic_ref<const T>(v).load(std::memory_order_relaxed);
+}
+template <class T>
+void store_relaxed(T& v, T x) {
+    std::atomic_ref<T>(v).store(x, std::memory_order_relaxed);
+}
+
+// One decoded index entry: its placement (for cheap neighbour indices) and position (for moves).
+struct Entry {
+    uint64_t index;
+    bool diagonal;  // both kings on the a1-h8 diagonal: moves may re-orient the board
+    Placement placement;
+    Position pos;
+};
+
+struct SchemeContext {
+    // A solve from the start (resumed empty) or from a checkpoint's state; the codes of a solve from
+    // the start are allocated by the first pass (first_pass.hpp).
+    SchemeContext(const SchemeSolve& s, std::optional<SolverState> resumed)
+        : setup(s), scheme(s.scheme), exits(s.exits), options(s.options), window(s.options.window) {
+        if (!resumed) return;
+        state = std::move(*resumed);
+        max_value = state.max_value;
+        for (auto& side : pending)
+            for (auto& flag : side) flag = true;
+    }
+
+    bool stop_requested() const { return options.stop && options.stop->load(std::memory_order_relaxed); }
+
+    void raise_max(int v) {
+        if (v > options.longest_mate)
+            throw SolveError(scheme.material().name() + ": a mate longer than " +
+                             std::to_string(options.longest_mate) + " plies");
+        int cur = max_value.load(std::memory_order_relaxed);
+        while (v > cur && !max_value.compare_exchange_weak(cur, v)) {
+        }
+    }
+
+    // The code of a distance found for an entry of `side` while layer n is swept (raising the
+    // largest distance).
+    state::Code decided(Color side, int ply, int n) {
+        raise_max(ply);
+        return window.fits(ply, n) ? pending_code(side, ply) : (ply % 2 ? state::FAR_WIN : state::FAR_LOSS);
+    }
+    // The pending code of `ply`, for an entry of `side`: the layer's sweep of that side will look.
+    // Checked before it is set, so that the threads do not take the flag's cache line from each other.
+    state::Code pending_code(Color side, int ply) {
+        const state::Code code = window.code(ply);
+        auto& flag = pending[side][code];
+        if (!flag.load(std::memory_order_relaxed)) flag.store(true, std::memory_order_relaxed);
+        return code;
+    }
+
+    // Whether a win in `win` plies, within the window, is quicker than what `code` holds.
+    bool quicker(state::Code code, int win, int n) const {
+        return state::undecided(code) || code == state::NEVER_LOST || code == state::FAR_WIN ||
+               (state::pending(code) && window.ply(code, n) % 2 && window.ply(code, n) > win);
+    }
+
+    // The entry of index i, which holds a distance or counter and so is legal.
+    Entry load_entry(Color side, uint64_t i) const {
+        Entry e;
+        e.index = i;
+        scheme.decode(i, e.placement);
+        e.diagonal = scheme.kings_on_diagonal(e.placement);
+        e.pos = scheme.to_position(e.placement);
+        e.pos.set_side_to_move(side);
+        return e;
+    }
+
+    // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, in parallel
+    // blocks of whole GRAINs (so of whole words of the survey's bits). Once a stop is requested the
+    // remaining blocks are skipped (the first passes then start over when resumed).
+    template <class F, class Filter>
+    void for_each_wanted_entry(Color side, F&& f, Filter&& wanted) {
+        const uint64_t grains = (scheme.size() + GRAIN - 1) / GRAIN;
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
+            if (stop_requested()) return;
+            for_each_legal_entry(
+                scheme, side, r.begin() * GRAIN, std::min(scheme.size(), r.end() * GRAIN),
+                [&](uint64_t i, const Placement& p, const Position& pos) {
+                    f(Entry{i, scheme.kings_on_diagonal(p), p, pos});
+                },
+                wanted);
+        });
+    }
+
+    // The survey of a solve from the start (none when resumed). In the first passes a task holds
+    // whole words of it (for_each_wanted_entry); in the sweeps several threads may write one word.
+    void mark_legal(Color side, uint64_t i) {
+        if (survey) survey->legal.assign(side, i, true);
+    }
+    void mark_settled(Color side, uint64_t i, bool settled) {
+        if (survey) survey->settled.assign(side, i, settled);
+    }
+    void mark_settled_in_sweep(Color side, uint64_t i, bool settled) {
+        if (!survey) return;
+        std::atomic_ref<uint64_t> word(survey->settled.word(side, i));
+        const uint64_t bit = EntryBits::bit(i);
+        if (settled)
+            word.fetch_or(bit, std::memory_order_relaxed);
+        else if (word.load(std::memory_order_relaxed) & bit)
+            word.fetch_and(~bit, std::memory_order_relaxed);
+    }
+
+    const SchemeSolve& setup;
+    const IndexScheme& scheme;
+    const ExitProbe& exits;
+    const SolveOptions& options;
+    const state::Window window;
+    SolverState state;
+    std::optional<WriteSurvey> survey;  // of a solve from the start
+    std::atomic<int> max_value{0};
+    // By side and code: whether an entry may hold that pending code (pending_code sets it, the
+    // layer sweep clears it). All set when a solve is resumed: its state says nothing of them.
+    std::array<std::array<std::atomic<bool>, 256>, 2> pending{};
+};
+
+}  // namespace retro

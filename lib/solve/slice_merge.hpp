@@ -1,0 +1,21 @@
+// A pawn table's slices merged into the whole table: their values (each a Table over its own index)
+// and their surveys, written where the whole table's index puts their entries.
+#pragma once
+
+#include <memory>
+
+#include "store/table.hpp"
+#include "store/write_survey.hpp"
+
+namespace retro {
+
+// A whole table of draws, on huge pages where the kernel gives them, for slices to be merged into.
+std::unique_ptr<Table> drawn_table(const Material& m);
+
+// Writes a slice's values into the whole table's entries, every one of them still a draw.
+void merge(const Table& slice, Table& table);
+
+// Sets the whole table's bits of a slice's entries (`scheme`) that its survey sets.
+void merge(const IndexScheme& scheme, const WriteSurvey& slice, WriteSurvey& table);
+
+}  // namespace retro

@@ -1,0 +1,88 @@
+#include "solve/solved_slices.hpp"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cassert>
+
+#include "solve/slice_merge.hpp"
+
+namespace retro {
+
+SolvedSlices::SolvedSlices(const Material& m, const std::vector<PawnConfig>& configs,
+                           const SolveOptions& options, std::unique_ptr<SliceStore> store, int first)
+    : material_(m), configs_(configs), options_(options), store_(std::move(store)) {
+    // The store keeps the slices on disk for checkpoints, and is their only copy when they are to
+    // stay there.
+    if (!store_ && (options_.slices_on_disk || !options_.checkpoint.empty()))
+        store_ = std::make_unique<SliceStore>(
+            options_.checkpoint.empty() ? std::filesystem::path() : slice_store_path(options_.checkpoint), m);
+    // Held in memory unless they are to stay on disk: every slice solved, for the pushes.
+    if (!options_.slices_on_disk)
+        for (int k = 0; k < first; ++k) {
+            memory_.push_back(store_->read(k));
+            surveys_.emplace_back();  // the store keeps none
+        }
+}
+
+void SolvedSlices::add(int k, SolvedSlice slice) {
+    if (store_) store_->append(k, slice.values);
+    if (options_.slices_on_disk) return;
+    assert(int(memory_.size()) == k);
+    memory_.push_back(std::make_shared<const Table>(std::move(slice.values)));
+    surveys_.push_back(std::move(slice.survey));
+}
+
+std::shared_ptr<const Table> SolvedSlices::reached(int k, SideSet sides) const {
+    return options_.slices_on_disk ? store_->read(k, sides) : memory_[size_t(k)];
+}
+
+StoredSlices SolvedSlices::stored() {
+    if (!store_) return {};
+    store_->sync();
+    return {store_->length(), store_->checksum()};
+}
+
+SolvedTable SolvedSlices::finish() {
+    if (options_.slices_on_disk) return {nullptr, std::move(store_), std::nullopt};
+    return assembled();
+}
+
+// Every slice has entries all over the table, so the whole table is resident after the first merge:
+// with a store, the slices in memory are freed first and read back one at a time (the peak is the
+// table and one slice, not twice the table).
+SolvedTable SolvedSlices::assembled() {
+    if (store_) memory_.clear();
+    std::optional<WriteSurvey> survey = merged_surveys();
+    std::unique_ptr<Table> table;
+    if (store_) {
+        // Small slices live on the heap, whose freed pages stay resident: KBPvKP's 1128 slices held
+        // 481 MiB beside the whole table until handed back.
+        malloc_trim(0);
+        table = whole_table(*store_);
+    } else {
+        table = drawn_table(material_);
+        for (auto& slice : memory_) {
+            merge(*slice, *table);
+            slice.reset();
+        }
+    }
+    if (survey) count_legal_values(*table, *survey);
+    return {std::move(table), nullptr, std::move(survey)};
+}
+
+// The whole table's survey from its slices' (freed as they are merged), when every slice has one.
+std::optional<WriteSurvey> SolvedSlices::merged_surveys() {
+    std::optional<WriteSurvey> survey;
+    if (options_.survey_exits && std::ranges::all_of(surveys_, [](const auto& s) { return s.has_value(); })) {
+        survey = empty_survey(IndexScheme(material_).size());
+        for (size_t k = 0; k < surveys_.size(); ++k) {
+            merge(IndexScheme(material_, configs_[k]), *surveys_[k], *survey);
+            surveys_[k].reset();
+        }
+    }
+    surveys_.clear();
+    return survey;
+}
+
+}  // namespace retro

@@ -1,0 +1,49 @@
+// A pawn table's slices solved so far, in the order they are solved: held in memory with their
+// surveys, kept in the slice store on disk (for checkpoints, or as their only copy when
+// SolveOptions::slices_on_disk), or both; at the end, the solved table they make.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "solve/checkpoint.hpp"
+#include "solve/solver.hpp"
+
+namespace retro {
+
+// One slice solved, with its survey when solved from the start.
+struct SolvedSlice {
+    Table values;
+    std::optional<WriteSurvey> survey;
+};
+
+class SolvedSlices {
+public:
+    // The slices of m (`configs`, in the order they are solved); [0, first) are in `store` already
+    // (a resumed checkpoint's, or none when first is 0).
+    SolvedSlices(const Material& m, const std::vector<PawnConfig>& configs, const SolveOptions& options,
+                 std::unique_ptr<SliceStore> store, int first);
+
+    // Slice k, the next in order.
+    void add(int k, SolvedSlice slice);
+    // Slice k, for the `sides` to move that a later slice's pushes reach.
+    std::shared_ptr<const Table> reached(int k, SideSet sides) const;
+    // The part of the store that holds the slices added, synced for a checkpoint to name.
+    StoredSlices stored();
+    // Every slice added: the store itself when the slices stay on disk, else the whole table.
+    SolvedTable finish();
+
+private:
+    SolvedTable assembled();
+    std::optional<WriteSurvey> merged_surveys();
+
+    const Material material_;
+    const std::vector<PawnConfig>& configs_;
+    const SolveOptions& options_;
+    std::unique_ptr<SliceStore> store_;                 // on disk
+    std::vector<std::shared_ptr<const Table>> memory_;  // or in memory, in the order of configs_
+    std::vector<std::optional<WriteSurvey>> surveys_;   // theirs, for the whole table's writer
+};
+
+}  // namespace retro
