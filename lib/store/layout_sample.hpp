@@ -26,7 +26,7 @@ struct SampledRun {
 // place in its stratum: runs at the same place in every stratum fell on the same squares of a man
 // in every candidate order, and ranked KBPvKN's orders at 2^18 so badly that the order chosen took
 // 12.8% more bytes than the best (docs/guide.md). `widen` times as many runs (as far as the side
-// has them) make the wider sample that scales the finalists' bytes (store/table_file.cpp).
+// has them) make the wider sample that scales the finalists' bytes (store/layout_search.cpp).
 std::vector<SampledRun> layout_sample(uint64_t entries, uint32_t block_entries, std::span<const Color> sides,
                                       uint32_t widen = 1);
 
