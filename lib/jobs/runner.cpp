@@ -5,7 +5,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "index/dependencies.hpp"
@@ -15,6 +14,7 @@
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/resident.hpp"
+#include "jobs/subtable_reads.hpp"
 #include "jobs/table_lock.hpp"
 #include "probe/verifier.hpp"
 #include "solve/exit_settled.hpp"
@@ -153,7 +153,13 @@ struct TableBuild {
 class JobRun {
 public:
     JobRun(const JobPlan& plan, const JobOptions& options)
-        : plan_(plan), options_(options), progress_(plan.work()), times_path_(times_file_path(plan.dir)) {
+        : plan_(plan),
+          options_(options),
+          progress_(plan.work()),
+          times_path_(times_file_path(plan.dir)),
+          subtables_(
+              plan, options.stop, [this](const std::string& s) { report(s); },
+              [this](const std::string& s) { note(s); }) {
         status_.tables = plan.to_build();
         progress_.add_history_file(times_path_);
     }
@@ -176,10 +182,8 @@ public:
     // Builds t (the caller holds its lock): solve, write, verify, finish. False when the job was
     // stopped meanwhile (result() says where).
     bool build(const PlannedTable& t);
-    // Removes the exact copies that no table left to build reads (`complete`: the plan's tables
-    // done); those of the tables complete before the job stay while any table is left (a completion
-    // chain may read them).
-    void remove_spent_copies(const std::map<Material, bool>& complete);
+    // The exact copies no table left to build reads (`complete`: the plan's tables done) go.
+    void remove_spent_copies(const std::map<Material, bool>& complete) { subtables_.remove_spent(complete); }
 
 private:
     // The phases of build, in order; each but the last false when the job was stopped in it.
@@ -203,16 +207,10 @@ private:
         if (options_.solver_line) options_.solver_line(with_progress);
         tell_status(with_progress);
     }
-    // Completes before m's solve, one at a time, the tables of its completion chain
-    // (jobs/completion_chain.hpp: complete files built by an earlier job that settle values by exits,
-    // without an exact copy), sub-tables first, each from the copies of the ones before, with a line
-    // for each (a pawn table's take minutes) and an exact copy for the rest of the job; so that the
-    // solve reads copies, and its progress and ETA start with its first slice.
+    // Completes m's completion chain before its solve (SubtableReads::complete), with a line for each
+    // table (a pawn table's take minutes), so that the solve reads copies, and its progress and ETA
+    // start with its first slice.
     void complete_chain(const Material& m, const MemoryPlan& memory);
-    // The exact copy of a table whose file settles values by exits (of `sides` to move: a table of
-    // the chain read for one side), for the later tables that read it whole. Without it (a full disk)
-    // they complete the file's values themselves: slower, the same.
-    void write_exact_copy(const TableValues& values, SideSet sides = BOTH_SIDES);
     void tell_status(const std::string& s) {
         if (!options_.status) return;
         status_.fraction = progress_.job_fraction();
@@ -226,6 +224,7 @@ private:
     JobStatus status_;
     JobResult result_;
     std::filesystem::path times_path_;
+    SubtableReads subtables_;
 };
 
 void JobRun::tidy_complete(const Material& m) {
@@ -244,27 +243,8 @@ void JobRun::tidy_complete(const Material& m) {
     remove_if_present(elapsed_path(checkpoint), options_.note);
 }
 
-void JobRun::write_exact_copy(const TableValues& values, SideSet sides) {
-    const Material& m = values.material();
-    const auto copy = exact_copy_path(plan_.dir, m);
-    const auto start = ActiveClock::now();
-    try {
-        write_table(values, copy, exact_copy_options(sides));
-    } catch (const StoreError& e) {
-        report(m.name() + ": no exact copy for the tables that read it (" + e.what() +
-               "); they complete its values from its file");
-        return;
-    }
-    std::error_code ec;
-    note(m.name() + ": exact copy " + copy.string() + " written in " + format_duration(seconds_since(start)) +
-         " (" + format_bytes(std::filesystem::file_size(copy, ec)) + ")");
-}
-
 void JobRun::complete_chain(const Material& m, const MemoryPlan& memory) {
-    const std::vector<SubtableSides> chain =
-        completion_chain(m, memory.promotions_in_part, [&](const Material& sub, SideSet sides) {
-            return plan_.settled_complete.contains(sub) && !exact_copy_current(plan_.dir, sub, {}, sides);
-        });
+    const std::vector<SubtableSides> chain = subtables_.chain(m, memory.promotions_in_part);
     if (chain.empty()) return;
     std::string names;
     for (const SubtableSides& sub : chain) names += (names.empty() ? "" : ", ") + sub.material.name();
@@ -275,33 +255,14 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory) {
                " tables from their sub-tables first, each once (built by an earlier job, they have no exact "
                "copy): " +
                names);
-    complete_chain_in_turn(
-        chain, plan_.dir, {}, options_.stop,
-        [&](size_t k, const Material& done, double seconds) {
-            if (done == chain[k].material) progress_.chain_progress(int(k) + 1, tables_in_chain);
-            table_line(m.name() + ": " + chain_completion_text(chain, k, done, seconds));
-        },
-        [&](size_t k, const Table& table) { write_exact_copy(TableInMemory(table), chain[k].sides); });
+    subtables_.complete(chain, [&](size_t k, const Material& done, double seconds) {
+        if (done == chain[k].material) progress_.chain_progress(int(k) + 1, tables_in_chain);
+        table_line(m.name() + ": " + chain_completion_text(chain, k, done, seconds));
+    });
     progress_.chain_finished();
     report(m.name() + ": its " + std::to_string(chain.size()) +
            (chain.size() == 1 ? " sub-table" : " sub-tables") + " completed in " +
            format_duration(seconds_since(start)) + "; solving");
-}
-
-void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
-    std::set<Material> read_later;
-    for (const PlannedTable& t : plan_.tables)
-        if (!complete.at(t.material))
-            for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
-    if (!read_later.empty())  // a table left reads sub-tables: any of these may be in its chain
-        read_later.insert(plan_.settled_complete.begin(), plan_.settled_complete.end());
-    for (const PlannedTable& t : plan_.tables)
-        if (complete.at(t.material) && !read_later.contains(t.material)) {
-            const auto copy = exact_copy_path(plan_.dir, t.material);
-            remove_if_present(copy, options_.note);
-            remove_if_present(copy.string() + ".tmp", options_.note);  // a write of it killed
-            remove_if_present(copy.string() + ".tmp.journal", options_.note);
-        }
 }
 
 bool JobRun::build(const PlannedTable& t) {
@@ -337,8 +298,7 @@ void JobRun::announce(const PlannedTable& t, const MemoryPlan& memory) {
 
 bool JobRun::solve(TableBuild& b) {
     const Material& m = b.m;
-    b.tables.stop_reading_when(options_.stop);
-    b.tables.read_exact_copies();
+    subtables_.read_through(b.tables);
     LineStream solver_lines([this](const std::string& line) { table_line(line); });
     SolveOptions solve_options;
     solve_options.progress = &solver_lines;
@@ -465,11 +425,11 @@ bool JobRun::verify(TableBuild& b) {
 void JobRun::finish(TableBuild& b) {
     const Material& m = b.m;
     // After the verification, which reads the file itself.
-    if (b.settle && plan_.read_whole_later(m)) {
+    if (subtables_.copy_wanted(m, b.settle)) {
         if (b.table)
-            write_exact_copy(TableInMemory(*b.table));
+            subtables_.write_copy(TableInMemory(*b.table));
         else
-            write_exact_copy(*values_of(b.solved, m));
+            subtables_.write_copy(*values_of(b.solved, m));
     }
     // From the solved values, not the file: a file in the shipping form keeps one side to move.
     std::optional<TableStatistics> statistics;
