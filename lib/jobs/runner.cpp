@@ -5,7 +5,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "index/dependencies.hpp"
@@ -15,6 +14,7 @@
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/resident.hpp"
+#include "jobs/subtable_reads.hpp"
 #include "jobs/table_lock.hpp"
 #include "probe/verifier.hpp"
 #include "solve/exit_settled.hpp"
@@ -116,11 +116,50 @@ std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material
     return std::make_unique<SlicedValues>(*solved.slices, writer_slice_cache_bytes(m));
 }
 
+// One table's build as it goes through the phases of JobRun::build: solve, write, verify, finish.
+struct TableBuild {
+    TableBuild(const JobPlan& plan, const PlannedTable& planned, const MemoryPlan& memory, bool settle_exits,
+               ActiveClock::time_point started)
+        : planned(planned),
+          m(planned.material),
+          file(table_path(plan.dir, m)),
+          checkpoint(checkpoint_path(plan.dir, m)),
+          memory(memory),
+          read_in_part(plan.read_in_part(m)),
+          settle(settle_exits && plan.settles(m, read_in_part)),
+          start(started),
+          tables(plan.dir) {}
+
+    const PlannedTable& planned;
+    const Material& m;
+    const std::filesystem::path file, checkpoint;
+    const MemoryPlan memory;
+    // A table read in part by a later one is written self-contained, its pawns' entries together.
+    const bool read_in_part;
+    const bool settle;  // its file settles values by exits
+    // Moved back by the earlier runs' time when the table resumes from a checkpoint.
+    ActiveClock::time_point start;
+    ResidentPeak peak;
+    Tablebase tables;  // loads the direct sub-tables only, and frees them afterwards
+    SolvedTable solved;
+    // The values held whole after the write: the solver's, or the file's read back for the verification.
+    std::shared_ptr<const Table> table;
+    bool resuming = false;      // only once the solver has found the checkpoint intact
+    bool time_complete = true;  // false when a resumed table's earlier time is unknown
+    double solve_seconds = 0, write_seconds = 0;
+};
+
 // One job's state while it runs: its progress, what it reports, what it has built.
 class JobRun {
 public:
     JobRun(const JobPlan& plan, const JobOptions& options)
-        : plan_(plan), options_(options), progress_(plan.work()), times_path_(times_file_path(plan.dir)) {
+        : plan_(plan),
+          options_(options),
+          progress_(plan.work()),
+          times_path_(times_file_path(plan.dir)),
+          subtables_(
+              plan, options.stop, [this](const std::string& s) { report(s); },
+              [this](const std::string& s) { note(s); }) {
         status_.tables = plan.to_build();
         progress_.add_history_file(times_path_);
     }
@@ -140,26 +179,38 @@ public:
     // A table complete when the job was planned: what a kill left beside it goes, and its WDL
     // bitbase is written when the job asks for one (by one process: the one holding its lock).
     void tidy_complete(const Material& m);
-    // Builds t (the caller holds its lock). False when the job was stopped meanwhile (result() says
-    // where).
+    // Builds t (the caller holds its lock): solve, write, verify, finish. False when the job was
+    // stopped meanwhile (result() says where).
     bool build(const PlannedTable& t);
-    // Removes the exact copies that no table left to build reads (`complete`: the plan's tables
-    // done); those of the tables complete before the job stay while any table is left (a completion
-    // chain may read them).
-    void remove_spent_copies(const std::map<Material, bool>& complete);
+    // The exact copies no table left to build reads (`complete`: the plan's tables done) go.
+    void remove_spent_copies(const std::map<Material, bool>& complete) { subtables_.remove_spent(complete); }
 
 private:
-    // Completes before m's solve, one at a time, the tables of its completion chain
-    // (jobs/completion_chain.hpp: complete files built by an earlier job that settle values by exits,
-    // without an exact copy), sub-tables first, each from the copies of the ones before, with a line
-    // for each (a pawn table's take minutes) and an exact copy for the rest of the job; so that the
-    // solve reads copies, and its progress and ETA start with its first slice.
-    void complete_chain(const Material& m, const MemoryPlan& memory,
-                        const std::function<void(const std::string&)>& line);
-    // The exact copy of a table whose file settles values by exits (of `sides` to move: a table of
-    // the chain read for one side), for the later tables that read it whole. Without it (a full disk)
-    // they complete the file's values themselves: slower, the same.
-    void write_exact_copy(const TableValues& values, SideSet sides = BOTH_SIDES);
+    // The phases of build, in order; each but the last false when the job was stopped in it.
+    void announce(const PlannedTable& t, const MemoryPlan& memory);
+    // Completes the table's completion chain, then solves it from its checkpoint, if any.
+    bool solve(TableBuild& b);
+    // Writes the table's file (and its WDL bitbase), then removes its checkpoint.
+    bool write(TableBuild& b);
+    // Re-derives the table by forward moves, when the job asks for it. Throws JobError on a mismatch.
+    bool verify(TableBuild& b);
+    // The exact copy, the statistics, the table's time and its done line.
+    void finish(TableBuild& b);
+
+    // The table's time so far, less its completion chain's (work a later job does not repeat).
+    double own_seconds(const TableBuild& b) const {
+        return seconds_since(b.start) - progress_.chain_seconds();
+    }
+    // A solver, writer or verifier line of the table being built, with the job's progress.
+    void table_line(const std::string& line) {
+        const std::string with_progress = line + "  | " + progress_.status();
+        if (options_.solver_line) options_.solver_line(with_progress);
+        tell_status(with_progress);
+    }
+    // Completes m's completion chain before its solve (SubtableReads::complete), with a line for each
+    // table (a pawn table's take minutes), so that the solve reads copies, and its progress and ETA
+    // start with its first slice.
+    void complete_chain(const Material& m, const MemoryPlan& memory);
     void tell_status(const std::string& s) {
         if (!options_.status) return;
         status_.fraction = progress_.job_fraction();
@@ -173,6 +224,7 @@ private:
     JobStatus status_;
     JobResult result_;
     std::filesystem::path times_path_;
+    SubtableReads subtables_;
 };
 
 void JobRun::tidy_complete(const Material& m) {
@@ -191,245 +243,215 @@ void JobRun::tidy_complete(const Material& m) {
     remove_if_present(elapsed_path(checkpoint), options_.note);
 }
 
-void JobRun::write_exact_copy(const TableValues& values, SideSet sides) {
-    const Material& m = values.material();
-    const auto copy = exact_copy_path(plan_.dir, m);
-    const auto start = ActiveClock::now();
-    try {
-        write_table(values, copy, exact_copy_options(sides));
-    } catch (const StoreError& e) {
-        report(m.name() + ": no exact copy for the tables that read it (" + e.what() +
-               "); they complete its values from its file");
-        return;
-    }
-    std::error_code ec;
-    note(m.name() + ": exact copy " + copy.string() + " written in " + format_duration(seconds_since(start)) +
-         " (" + format_bytes(std::filesystem::file_size(copy, ec)) + ")");
-}
-
-void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
-                            const std::function<void(const std::string&)>& line) {
-    const std::vector<SubtableSides> chain =
-        completion_chain(m, memory.promotions_in_part, [&](const Material& sub, SideSet sides) {
-            return plan_.settled_complete.contains(sub) && !exact_copy_current(plan_.dir, sub, {}, sides);
-        });
+void JobRun::complete_chain(const Material& m, const MemoryPlan& memory) {
+    const std::vector<SubtableSides> chain = subtables_.chain(m, memory.promotions_in_part);
     if (chain.empty()) return;
     std::string names;
     for (const SubtableSides& sub : chain) names += (names.empty() ? "" : ", ") + sub.material.name();
     const int tables_in_chain = int(chain.size());
     const auto start = ActiveClock::now();
     progress_.chain_progress(0, tables_in_chain);
-    line(m.name() + ": completing " + std::to_string(chain.size()) +
-         " tables from their sub-tables first, each once (built by an earlier job, they have no exact "
-         "copy): " +
-         names);
-    complete_chain_in_turn(
-        chain, plan_.dir, {}, options_.stop,
-        [&](size_t k, const Material& done, double seconds) {
-            if (done == chain[k].material) progress_.chain_progress(int(k) + 1, tables_in_chain);
-            line(m.name() + ": " + chain_completion_text(chain, k, done, seconds));
-        },
-        [&](size_t k, const Table& table) { write_exact_copy(TableInMemory(table), chain[k].sides); });
+    table_line(m.name() + ": completing " + std::to_string(chain.size()) +
+               " tables from their sub-tables first, each once (built by an earlier job, they have no exact "
+               "copy): " +
+               names);
+    subtables_.complete(chain, [&](size_t k, const Material& done, double seconds) {
+        if (done == chain[k].material) progress_.chain_progress(int(k) + 1, tables_in_chain);
+        table_line(m.name() + ": " + chain_completion_text(chain, k, done, seconds));
+    });
     progress_.chain_finished();
     report(m.name() + ": its " + std::to_string(chain.size()) +
            (chain.size() == 1 ? " sub-table" : " sub-tables") + " completed in " +
            format_duration(seconds_since(start)) + "; solving");
 }
 
-void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
-    std::set<Material> read_later;
-    for (const PlannedTable& t : plan_.tables)
-        if (!complete.at(t.material))
-            for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
-    if (!read_later.empty())  // a table left reads sub-tables: any of these may be in its chain
-        read_later.insert(plan_.settled_complete.begin(), plan_.settled_complete.end());
-    for (const PlannedTable& t : plan_.tables)
-        if (complete.at(t.material) && !read_later.contains(t.material)) {
-            const auto copy = exact_copy_path(plan_.dir, t.material);
-            remove_if_present(copy, options_.note);
-            remove_if_present(copy.string() + ".tmp", options_.note);  // a write of it killed
-            remove_if_present(copy.string() + ".tmp.journal", options_.note);
-        }
-}
-
 bool JobRun::build(const PlannedTable& t) {
     const Material& m = t.material;
-    const auto file = table_path(plan_.dir, m);
-    const auto checkpoint = checkpoint_path(plan_.dir, m);
     status_.material = m;
     status_.table = progress_.tables_done() + 1;
+    const auto checkpoint = checkpoint_path(plan_.dir, m);
     remove_if_present(checkpoint.string() + ".tmp", options_.note);
     remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
-
     const MemoryPlan memory = plan_.memory(m);
+    announce(t, memory);
+    const auto started = ActiveClock::now();
+    progress_.table_started(m);
+    hand_back_free_heap();  // what earlier tables left in the heap is not this table's
+    TableBuild b(plan_, t, memory, options_.write.settle_exits, started);
+    if (!solve(b) || !write(b)) return false;
+    if (options_.verify && !verify(b)) return false;
+    finish(b);
+    return true;
+}
+
+void JobRun::announce(const PlannedTable& t, const MemoryPlan& memory) {
     std::string start("[");
-    start += std::to_string(status_.table) + "/" + std::to_string(status_.tables) + "] " + m.name() +
+    start += std::to_string(status_.table) + "/" + std::to_string(status_.tables) + "] " + t.material.name() +
              ": solving " + std::to_string(t.entries) + " entries per side, about " +
              format_bytes(memory.peak()) + " of memory" +
              (memory.slices_on_disk ? ", its slices on disk" : "") +
              (memory.promotions_in_part ? ", its promotions read in part" : "");
-    if (const auto e = progress_.expected_seconds(m, 2 * t.entries))
+    if (const auto e = progress_.expected_seconds(t.material, 2 * t.entries))
         start += ", expected ~" + format_duration(*e);
     report(start);
+}
 
-    auto table_start = ActiveClock::now();
-    progress_.table_started(m);
-    // The table's time so far, less its completion chain's (work a later job does not repeat).
-    const auto own_seconds = [&] { return seconds_since(table_start) - progress_.chain_seconds(); };
-    hand_back_free_heap();  // what earlier tables left in the heap is not this table's
-    ResidentPeak peak_of_table;
-    Tablebase tables(plan_.dir);  // loads the direct sub-tables only, and frees them afterwards
-    tables.stop_reading_when(options_.stop);
-    tables.read_exact_copies();
-    auto table_line = [&](const std::string& line) {
-        const std::string with_progress = line + "  | " + progress_.status();
-        if (options_.solver_line) options_.solver_line(with_progress);
-        tell_status(with_progress);
-    };
-    LineStream solver_lines(table_line);
+bool JobRun::solve(TableBuild& b) {
+    const Material& m = b.m;
+    subtables_.read_through(b.tables);
+    LineStream solver_lines([this](const std::string& line) { table_line(line); });
     SolveOptions solve_options;
     solve_options.progress = &solver_lines;
-    solve_options.checkpoint = checkpoint;
+    solve_options.checkpoint = b.checkpoint;
     solve_options.checkpoint_seconds = options_.checkpoint_seconds;
     solve_options.slices_solved = [&](int solved, int slices) {
         progress_.table_progress(double(solved) / double(slices));
     };
-    bool resuming = false;      // only once the solver has found the checkpoint intact
-    bool time_complete = true;  // false when a resumed table's earlier time is unknown
     solve_options.checkpoint_found = [&](std::optional<SolvePoint> resumed_at, const std::string& message) {
-        resuming = resumed_at.has_value();
+        b.resuming = resumed_at.has_value();
         std::string line = m.name() + ": " + message;
-        if (resuming) {
-            if (const auto before = read_elapsed(checkpoint, *resumed_at)) {
-                table_start -=
+        if (b.resuming) {
+            if (const auto before = read_elapsed(b.checkpoint, *resumed_at)) {
+                b.start -=
                     std::chrono::duration_cast<ActiveClock::duration>(std::chrono::duration<double>(*before));
                 progress_.table_resumed(*before);
                 line += " (" + format_duration(*before) + " spent on it before)";
             } else {
-                time_complete = false;
+                b.time_complete = false;
             }
         }
         report(line);
     };
-    solve_options.checkpoint_written = [&](SolvePoint ply) { write_elapsed(checkpoint, ply, own_seconds()); };
+    solve_options.checkpoint_written = [&](SolvePoint ply) {
+        write_elapsed(b.checkpoint, ply, own_seconds(b));
+    };
     solve_options.stop = options_.stop;
-    solve_options.slices_on_disk = memory.slices_on_disk;
-    solve_options.promotions_in_part = memory.promotions_in_part;
-    // A table read in part by a later one is written self-contained, its pawns' entries together.
-    const bool read_in_part = plan_.read_in_part(m);
-    const bool settle = options_.write.settle_exits && plan_.settles(m, read_in_part);
-    solve_options.survey_exits = settle && !memory.slices_on_disk;
-    const auto stopped_solving = [&](const std::string& where) {
+    solve_options.slices_on_disk = b.memory.slices_on_disk;
+    solve_options.promotions_in_part = b.memory.promotions_in_part;
+    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk;
+    const auto stopped = [&](const std::string& where) {
         result_.interrupted = true;
         result_.stopped_at = where;
         report(m.name() + ": stopped; " +
-               (std::filesystem::exists(checkpoint) ? "its solved plies are in " + checkpoint.string()
-                                                    : std::string("no checkpoint")));
+               (std::filesystem::exists(b.checkpoint) ? "its solved plies are in " + b.checkpoint.string()
+                                                      : std::string("no checkpoint")));
         return false;
     };
-    SolvedTable solved;
     try {
-        complete_chain(m, memory, table_line);
-        solved = solve_table(m, tables, solve_options);
+        complete_chain(m, b.memory);
+        b.solved = solve_table(m, b.tables, solve_options);
     } catch (const SolveInterrupted& e) {
-        return stopped_solving(e.what());
+        return stopped(e.what());
     } catch (const ReadStopped&) {  // a sub-table read whole takes a while
-        return stopped_solving(m.name() + ": stopped while reading its sub-tables");
+        return stopped(m.name() + ": stopped while reading its sub-tables");
     }
-    const double solve_seconds = own_seconds();
-    const auto stopped_writing = [&] {
+    b.solve_seconds = own_seconds(b);
+    return true;
+}
+
+bool JobRun::write(TableBuild& b) {
+    const Material& m = b.m;
+    const auto stopped = [&] {
         result_.interrupted = true;
         result_.stopped_at = "writing " + m.name();
         result_.stopped_while = JobResult::Phase::Writing;
-        const bool resumable = std::filesystem::exists(checkpoint);
-        if (!resumable) remove_solve_files(checkpoint, options_.note);
+        const bool resumable = std::filesystem::exists(b.checkpoint);
+        if (!resumable) remove_solve_files(b.checkpoint, options_.note);
         report(m.name() + ": stopped while writing; " +
-               (resumable ? "a rerun resumes from " + checkpoint.string()
+               (resumable ? "a rerun resumes from " + b.checkpoint.string()
                           : std::string("no checkpoint: a rerun solves it again")) +
-               ", then keeps the blocks already written to " + file.string() + ".tmp");
+               ", then keeps the blocks already written to " + b.file.string() + ".tmp");
         return false;
     };
     const auto write_start = ActiveClock::now();
     try {
-        const auto values = values_of(solved, m);
-        write_table_with_lines(*values, settle ? solved.whole.get() : nullptr,
-                               solved.survey ? &*solved.survey : nullptr, read_in_part, file, tables,
-                               options_, table_line);
+        const auto values = values_of(b.solved, m);
+        write_table_with_lines(*values, b.settle ? b.solved.whole.get() : nullptr,
+                               b.solved.survey ? &*b.solved.survey : nullptr, b.read_in_part, b.file,
+                               b.tables, options_, [this](const std::string& line) { table_line(line); });
         if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
     } catch (const WriteStopped&) {
-        return stopped_writing();
+        return stopped();
     } catch (const ReadStopped&) {  // the exits read a sub-table's other side to move
-        return stopped_writing();
+        return stopped();
     }
-    const double write_seconds = seconds_since(write_start);
-    remove_if_present(checkpoint, options_.note);
-    remove_solve_files(checkpoint, options_.note);
-    remove_if_present(elapsed_path(checkpoint), options_.note);
+    b.write_seconds = seconds_since(write_start);
+    remove_if_present(b.checkpoint, options_.note);
+    remove_solve_files(b.checkpoint, options_.note);
+    remove_if_present(elapsed_path(b.checkpoint), options_.note);
     char rate[64];
-    std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
+    std::snprintf(rate, sizeof rate, "%.3g", double(2 * b.planned.entries) / std::max(b.solve_seconds, 1e-9));
     std::error_code ec;
-    const uint64_t bytes = std::filesystem::file_size(file, ec);
-    report(m.name() + ": solved in " + format_duration(solve_seconds) + " (" + rate + " entries/s), " +
-           file.string() + " written in " + format_duration(write_seconds) + " (" + format_bytes(bytes) +
+    const uint64_t bytes = std::filesystem::file_size(b.file, ec);
+    report(m.name() + ": solved in " + format_duration(b.solve_seconds) + " (" + rate + " entries/s), " +
+           b.file.string() + " written in " + format_duration(b.write_seconds) + " (" + format_bytes(bytes) +
            ")");
-    // A table solved into its slice store is read back from its file, whole when it is verified.
-    std::shared_ptr<const Table> table = std::move(solved.whole);
-    if (options_.verify) {
-        solved.slices.reset();
-        if (table)
-            tables.add(table);
-        else
-            table = tables.find(m);
-        table_line(m.name() + ": verifying by forward moves");
-        auto last_line = std::chrono::steady_clock::now();
-        VerifyResult v;
-        try {
-            v = verify_table(*table, tables, options_.stop,
-                             percent_lines(m.name() + ": checked", last_line, table_line));
-        } catch (const ReadStopped&) {  // while reading a sub-table's other side to move
-            v.stopped = true;
-        }
-        if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
-        if (v.stopped) {
-            result_.interrupted = true;
-            result_.stopped_at = "verifying " + m.name();
-            result_.stopped_while = JobResult::Phase::Verifying;
-            result_.built.push_back({m, own_seconds(), resuming, std::nullopt});
-            report(m.name() + ": verification stopped after " + std::to_string(v.checked) + " positions; " +
-                   file.string() + " is complete (tbgen --verify " + file.string() + " checks it)");
-            return false;
-        }
-        report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
+    b.table = std::move(b.solved.whole);
+    return true;
+}
+
+bool JobRun::verify(TableBuild& b) {
+    const Material& m = b.m;
+    // A table solved into its slice store is read back from its file, whole.
+    b.solved.slices.reset();
+    if (b.table)
+        b.tables.add(b.table);
+    else
+        b.table = b.tables.find(m);
+    table_line(m.name() + ": verifying by forward moves");
+    auto last_line = std::chrono::steady_clock::now();
+    VerifyResult v;
+    try {
+        v = verify_table(*b.table, b.tables, options_.stop,
+                         percent_lines(m.name() + ": checked", last_line,
+                                       [this](const std::string& line) { table_line(line); }));
+    } catch (const ReadStopped&) {  // while reading a sub-table's other side to move
+        v.stopped = true;
     }
+    if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);
+    if (v.stopped) {
+        result_.interrupted = true;
+        result_.stopped_at = "verifying " + m.name();
+        result_.stopped_while = JobResult::Phase::Verifying;
+        result_.built.push_back({m, own_seconds(b), b.resuming, std::nullopt});
+        report(m.name() + ": verification stopped after " + std::to_string(v.checked) + " positions; " +
+               b.file.string() + " is complete (tbgen --verify " + b.file.string() + " checks it)");
+        return false;
+    }
+    report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
+    return true;
+}
+
+void JobRun::finish(TableBuild& b) {
+    const Material& m = b.m;
     // After the verification, which reads the file itself.
-    if (settle && plan_.read_whole_later(m)) {
-        if (table)
-            write_exact_copy(TableInMemory(*table));
+    if (subtables_.copy_wanted(m, b.settle)) {
+        if (b.table)
+            subtables_.write_copy(TableInMemory(*b.table));
         else
-            write_exact_copy(*values_of(solved, m));
+            subtables_.write_copy(*values_of(b.solved, m));
     }
     // From the solved values, not the file: a file in the shipping form keeps one side to move.
     std::optional<TableStatistics> statistics;
     if (options_.statistics_of.contains(m)) {
         table_line(m.name() + ": counting its statistics");
-        statistics = table ? compute_statistics(*table) : compute_statistics(*values_of(solved, m));
+        statistics = b.table ? compute_statistics(*b.table) : compute_statistics(*values_of(b.solved, m));
     }
-    solved.slices.reset();
+    b.solved.slices.reset();
     // Solve, write, verify, statistics: not the chain's tables, which a later job does not complete.
-    const double table_seconds = own_seconds();
+    const double table_seconds = own_seconds(b);
     progress_.table_finished();
-    if (time_complete) {  // a resumed table without its earlier time would look too fast
+    if (b.time_complete) {  // a resumed table without its earlier time would look too fast
         std::ofstream times(times_path_, std::ios::app);
-        times << m.name() << ' ' << 2 * t.entries << ' ' << table_seconds << '\n';
+        times << m.name() << ' ' << 2 * b.planned.entries << ' ' << table_seconds << '\n';
     }
-    result_.built.push_back({m, table_seconds, resuming, std::move(statistics)});
+    result_.built.push_back({m, table_seconds, b.resuming, std::move(statistics)});
     // The table's own peak, against its estimate; verifying holds more (both sides of everything).
     std::string done = m.name() + ": done; ";
-    if (const uint64_t peak = peak_of_table.bytes())
-        done += "peak memory " + format_bytes(peak) + " (estimated " + format_bytes(memory.peak()) +
+    if (const uint64_t peak = b.peak.bytes())
+        done += "peak memory " + format_bytes(peak) + " (estimated " + format_bytes(b.memory.peak()) +
                 (options_.verify ? ", verification not counted" : "") + "); ";
     report(done + progress_.status());
-    return true;
 }
 
 // Waits up to WAIT_POLL_SECONDS, less when the job is stopped.
