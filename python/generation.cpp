@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "bindings.hpp"
-#include "jobs/estimates.hpp"
 #include "jobs/runner.hpp"
+#include "jobs/settings.hpp"
 #include "jobs/threads.hpp"
 
 namespace py = pybind11;
@@ -46,16 +46,16 @@ struct Channel {
     std::exception_ptr error;
 };
 
-// Plans the job as tbgen does (writable directory, memory) and runs it; it shares the directory
-// with other jobs as tbgen does.
+// Plans the job with tbgen's policy (writable directory, memory, disk) and runs it; it shares the
+// directory with other jobs as tbgen does.
 JobResult run(const std::vector<Material>& targets, const std::filesystem::path& dir, int threads,
               const std::atomic<bool>& stop, Channel& channel) {
     check_writable_dir(dir);
+    const JobSettings settings{.threads = threads};
+    const JobPlan plan = make_plan(targets, dir, settings);
+    if (const auto why = refusal(plan)) throw JobError("refused: " + *why);
     JobOptions options;
-    JobPlan plan = make_plan(targets, dir);
-    plan.codecs = codec_bytes(options.write, thread_count(threads));
-    if (const auto why = refusal(plan, available_memory_bytes().value_or(0), std::nullopt))
-        throw JobError("refused: " + *why);
+    options.write = settings.write;
     options.stop = &stop;
     options.status = [&](const JobStatus& s) {
         const std::lock_guard hold(channel.mutex);

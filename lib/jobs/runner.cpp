@@ -261,7 +261,7 @@ bool JobRun::build(const PlannedTable& t) {
     remove_if_present(checkpoint.string() + ".tmp", options_.note);
     remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
 
-    const MemoryPlan memory = plan_.memory(m);
+    const MemoryPlan& memory = t.memory;
     std::string start("[");
     start += std::to_string(status_.table) + "/" + std::to_string(status_.tables) + "] " + m.name() +
              ": solving " + std::to_string(t.entries) + " entries per side, about " +
@@ -316,8 +316,8 @@ bool JobRun::build(const PlannedTable& t) {
     solve_options.slices_on_disk = memory.slices_on_disk;
     solve_options.promotions_in_part = memory.promotions_in_part;
     // A table read in part by a later one is written self-contained, its pawns' entries together.
-    const bool read_in_part = plan_.read_in_part(m);
-    const bool settle = options_.write.settle_exits && plan_.settles(m, read_in_part);
+    const bool read_in_part = t.read_in_part;
+    const bool settle = options_.write.settle_exits && t.settles;
     solve_options.survey_exits = settle && !memory.slices_on_disk;
     const auto stopped_solving = [&](const std::string& where) {
         result_.interrupted = true;
@@ -402,7 +402,7 @@ bool JobRun::build(const PlannedTable& t) {
         report(m.name() + ": verified " + std::to_string(v.checked) + " positions by forward moves");
     }
     // After the verification, which reads the file itself.
-    if (settle && plan_.read_whole_later(m)) {
+    if (settle && t.read_whole_later) {
         if (table)
             write_exact_copy(TableInMemory(*table));
         else
