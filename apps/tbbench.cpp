@@ -53,8 +53,7 @@ uint64_t table_hash(const Table& t) {
 
 // Builds the sub-tables `m` needs into dir when they are missing, then loads them.
 void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tablebase& tables) {
-    JobPlan plan = make_plan({m}, dir);
-    plan.tables.pop_back();  // the target itself: that is what we time
+    const JobPlan plan = make_plan(direct_subtables(m), dir);  // not m itself: that is what we time
     if (plan.to_build() > 0) {
         std::cerr << "building " << plan.to_build() << " sub-tables into " << dir.string() << " first\n";
         check_writable_dir(dir);

@@ -14,6 +14,7 @@
 #include "jobs/heap.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
+#include "jobs/plan_report.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/signals.hpp"
@@ -90,12 +91,10 @@ struct GenerateArgs {
     int all = 0;                     // --all N
     std::filesystem::path dir;
     std::filesystem::path log;
-    bool json = false, quiet = false, verify = false, dry_run = false, disk_check = true, wdl = false;
-    WriteOptions write;
+    bool json = false, quiet = false, verify = false, dry_run = false, wdl = false;
+    JobSettings settings;
     double checkpoint_minutes = 5;
-    std::optional<uint64_t> memory_limit;  // nullopt: MemAvailable; 0: none
-    std::optional<uint64_t> cache;         // nullopt: the memory limit
-    std::string command_line;              // to print how to resume
+    std::string command_line;  // to print how to resume
 };
 
 int generate(const GenerateArgs& a) {
@@ -119,68 +118,9 @@ int generate(const GenerateArgs& a) {
         log->line(s);
     };
 
-    const auto plan_start = std::chrono::steady_clock::now();
-    JobPlan plan = make_plan(targets, a.dir);  // reads and checks every table file already there
-    const double check_seconds = seconds_since(plan_start);
-    int checkpoints = 0;
-    for (const auto& t : plan.tables) checkpoints += t.has_checkpoint;
-    say(std::to_string(plan.tables.size()) + " tables in " + a.dir.string() + ": " +
-        std::to_string(plan.tables.size() - size_t(plan.to_build())) + " complete (skipped), " +
-        std::to_string(plan.to_build()) + " to build" +
-        (checkpoints ? ", " + std::to_string(checkpoints) + " of them with a checkpoint (resumed if intact)"
-                     : std::string()) +
-        (check_seconds >= 1 ? " (checking the existing files took " + format_duration(check_seconds) + ")"
-                            : std::string()));
-    if (plan.to_build() > 0 && plan.to_build() <= 12) {
-        std::string order = "to build, in this order:";
-        for (const auto& t : plan.tables)
-            if (!t.complete) order += " " + t.material.name();
-        say(order);
-    }
-
-    const uint64_t limit = a.memory_limit ? *a.memory_limit : available_memory_bytes().value_or(0);
-    const std::string limit_text = limit == 0       ? "no limit"
-                                   : a.memory_limit ? "limit " + format_bytes(limit) + " (--memory-limit)"
-                                                    : "limit " + format_bytes(limit) + " (MemAvailable)";
-    plan.memory_limit = limit ? limit : UINT64_MAX;
-    plan.settle_exits = a.write.settle_exits;
-    plan.threads = tbb::this_task_arena::max_concurrency();  // in with_threads
-    plan.codecs = codec_bytes(a.write, plan.threads);
-    // Half the limit by default: room for the page cache, and for the limit to be no more than an estimate.
-    plan.cache = a.cache ? *a.cache : limit ? limit / 2 : UINT64_MAX;
-    const std::string cache_text =
-        plan.cache == UINT64_MAX
-            ? "no cache limit"
-            : "cache " + format_bytes(plan.cache) + (a.cache ? " (--cache)" : " (half the limit)");
-    std::optional<uint64_t> free_disk;
-    std::error_code ec;
-    std::filesystem::path existing = std::filesystem::absolute(a.dir);
-    while (!std::filesystem::exists(existing) && existing.has_relative_path())
-        existing = existing.parent_path();
-    const auto space = std::filesystem::space(existing, ec);
-    if (!ec) free_disk = space.available;
-    if (plan.to_build() > 0) {
-        const Material peak = *plan.peak_memory_table();
-        say("estimated peak memory: " + format_bytes(plan.peak_memory()) + " while solving " + peak.name() +
-            " (" + plan.memory(peak).text() + "); " + limit_text + "; " + cache_text);
-        int lean = 0;
-        for (const auto& t : plan.tables) {
-            const MemoryPlan m = plan.memory(t.material);
-            lean += !t.complete && (m.slices_on_disk || m.promotions_in_part);
-        }
-        if (lean)
-            say(std::to_string(lean) +
-                (lean == 1 ? " pawn table keeps its solved slices on disk or reads its promotions"
-                           : " pawn tables keep their solved slices on disk or read their promotions") +
-                " in part to stay within the cache (slower; written self-contained)");
-        say("estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
-            format_bytes(plan.disk_total()) +
-            " for all the tables of the job; checkpoints and the sub-tables' exact copies aside)" +
-            (free_disk ? "; " + format_bytes(*free_disk) + " free" : std::string()));
-    }
-    if (const auto time = projected_time(plan)) say(*time);
-    if (const auto fit = memory_fit(plan, limit)) say(*fit);
-    if (const auto why = refusal(plan, limit, a.disk_check ? free_disk : std::nullopt)) {
+    const JobPlan plan = make_plan(targets, a.dir, a.settings);  // reads and checks every file already there
+    for (const std::string& line : plan_report(plan)) say(line);
+    if (const auto why = refusal(plan)) {
         say("tbgen: refused: " + *why);
         return EXIT_REFUSED;
     }
@@ -192,7 +132,7 @@ int generate(const GenerateArgs& a) {
     options.stop = &StopSignals::flag();
     options.verify = a.verify;
     options.wdl = a.wdl;
-    options.write = a.write;
+    options.write = a.settings.write;
     options.statistics_of.insert(named.begin(), named.end());
     options.report = say;
     options.note = [&](const std::string& s) { log->line(s); };
@@ -237,6 +177,7 @@ int generate(const GenerateArgs& a) {
         say(s);
     }
     uint64_t disk = 0;
+    std::error_code ec;
     for (const auto& t : plan.tables) {
         const uint64_t bytes = std::filesystem::file_size(table_path(a.dir, t.material), ec);
         if (!ec) disk += bytes;  // a file that vanished meanwhile counts nothing, not 2^64 - 1
@@ -324,16 +265,17 @@ int main(int argc, char** argv) {
         a.quiet = vm.count("quiet");
         a.verify = vm.count("verify");
         a.wdl = vm.count("wdl");
-        a.write = write_options_from(vm);
+        a.settings.write = write_options_from(vm);
+        a.settings.threads = threads;
+        if (vm.count("no-disk-check")) a.settings.disk_check = DiskCheck::Ignore;
         a.dry_run = vm.count("dry-run");
-        a.disk_check = !vm.count("no-disk-check");
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();
         if (!(a.checkpoint_minutes >= 0)) throw std::runtime_error("--checkpoint-minutes must be 0 or more");
         if (vm.count("memory-limit")) {
             const std::string text = vm["memory-limit"].as<std::string>();
-            a.memory_limit = text == "none" ? 0 : parse_bytes(text);
+            a.settings.memory_limit = text == "none" ? 0 : parse_bytes(text);
         }
-        if (vm.count("cache")) a.cache = parse_bytes(vm["cache"].as<std::string>());
+        if (vm.count("cache")) a.settings.cache = parse_bytes(vm["cache"].as<std::string>());
         for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + shell_quote(argv[i]);
         return with_threads(threads, [&] { return generate(a); });
     } catch (const po::error& e) {

@@ -15,7 +15,9 @@
 
 #include "bindings.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/plan_report.hpp"
 #include "jobs/runner.hpp"
+#include "jobs/settings.hpp"
 #include "jobs/threads.hpp"
 
 namespace py = pybind11;
@@ -46,27 +48,47 @@ struct Channel {
     std::exception_ptr error;
 };
 
-// Plans the job as tbgen does (writable directory, memory) and runs it; it shares the directory
-// with other jobs as tbgen does.
-JobResult run(const std::vector<Material>& targets, const std::filesystem::path& dir, int threads,
-              const std::atomic<bool>& stop, Channel& channel) {
+// A size from Python: bytes as an int, or a text such as "16G" (parse_bytes); None leaves the default.
+std::optional<uint64_t> bytes_arg(py::handle arg, const char* name) {
+    if (arg.is_none()) return std::nullopt;
+    if (py::isinstance<py::str>(arg)) return parse_bytes(arg.cast<std::string>());
+    if (!py::isinstance<py::int_>(arg) || py::isinstance<py::bool_>(arg))
+        throw py::type_error(std::string(name) + " must be a number of bytes, a size such as '16G', or None");
+    if (arg.cast<py::int_>() < py::int_(0)) throw py::value_error(std::string(name) + " must be 0 or more");
+    return arg.cast<uint64_t>();
+}
+
+// The keywords generate and plan share, as tbgen's options: the defaults are the library's.
+JobSettings settings_arg(int threads, py::handle memory_limit, py::handle cache) {
+    if (threads < 0) throw py::value_error("threads must be 0 (all cores) or more");
+    JobSettings settings;
+    settings.threads = threads;
+    settings.memory_limit = bytes_arg(memory_limit, "memory_limit");
+    settings.cache = bytes_arg(cache, "cache");
+    return settings;
+}
+
+// Plans the job with tbgen's policy (writable directory, memory, disk) and runs it; it shares the
+// directory with other jobs as tbgen does.
+JobResult run(const std::vector<Material>& targets, const std::filesystem::path& dir,
+              const JobSettings& settings, const std::atomic<bool>& stop, Channel& channel) {
     check_writable_dir(dir);
+    const JobPlan plan = make_plan(targets, dir, settings);
+    if (const auto why = refusal(plan)) throw JobError("refused: " + *why);
     JobOptions options;
-    JobPlan plan = make_plan(targets, dir);
-    plan.codecs = codec_bytes(options.write, thread_count(threads));
-    if (const auto why = refusal(plan, available_memory_bytes().value_or(0), std::nullopt))
-        throw JobError("refused: " + *why);
+    options.write = settings.write;
     options.stop = &stop;
     options.status = [&](const JobStatus& s) {
         const std::lock_guard hold(channel.mutex);
         channel.pending.push_back(s);
         channel.changed.notify_one();
     };
-    return with_threads(threads, [&] { return run_job(plan, options); });
+    return with_threads(settings.threads, [&] { return run_job(plan, options); });
 }
 
-JobResult generate(py::handle materials, const std::filesystem::path& dir, int threads, py::object progress) {
-    if (threads < 0) throw py::value_error("threads must be 0 (all cores) or more");
+JobResult generate(py::handle materials, const std::filesystem::path& dir, int threads, py::object progress,
+                   py::handle memory_limit, py::handle cache) {
+    const JobSettings settings = settings_arg(threads, memory_limit, cache);
     if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
         throw py::type_error("progress must be callable");
     const std::vector<Material> targets = materials_arg(materials);
@@ -76,7 +98,7 @@ JobResult generate(py::handle materials, const std::filesystem::path& dir, int t
         JobResult result;
         std::exception_ptr error;
         try {
-            result = run(targets, dir, threads, stop, channel);
+            result = run(targets, dir, settings, stop, channel);
         } catch (...) {
             error = std::current_exception();
         }
@@ -111,6 +133,21 @@ JobResult generate(py::handle materials, const std::filesystem::path& dir, int t
     if (raised) std::rethrow_exception(raised);
     if (channel.error) std::rethrow_exception(channel.error);
     return channel.result;
+}
+
+// What generate would do, as tbgen --dry-run says it.
+struct PlanLines {
+    std::vector<std::string> lines;
+    std::optional<std::string> refusal;
+};
+
+PlanLines plan(py::handle materials, const std::filesystem::path& dir, int threads, py::handle memory_limit,
+               py::handle cache) {
+    const JobSettings settings = settings_arg(threads, memory_limit, cache);
+    const std::vector<Material> targets = materials_arg(materials);
+    py::gil_scoped_release unlocked;  // the files already there are read and checked
+    const JobPlan planned = make_plan(targets, dir, settings);
+    return {plan_report(planned), refusal(planned)};
 }
 
 std::vector<std::string> built_names(const JobResult& r) {
@@ -149,14 +186,34 @@ void bind_generation(py::module_& m) {
             }
             return "<retrograde.JobResult built [" + names + "], " + std::to_string(r.skipped) + " skipped>";
         });
+    py::class_<PlanLines>(
+        m, "Plan", "What a generation job would do, as `tbgen --dry-run` prints it. str() gives its lines.")
+        .def_readonly("lines", &PlanLines::lines,
+                      "the lines tbgen prints before a job: tables to build, estimated memory and disk, "
+                      "projected time")
+        .def_readonly("refusal", &PlanLines::refusal, "why the job would be refused, or None")
+        .def("__str__", [](const PlanLines& p) {
+            std::string text;
+            for (const std::string& line : p.lines) text += line + "\n";
+            if (p.refusal) text += "refused: " + *p.refusal + "\n";
+            return text;
+        });
     m.def("generate", &generate, py::arg("materials"), py::arg("directory") = "tables",
-          py::arg("threads") = 0, py::arg("progress") = py::none(),
+          py::arg("threads") = 0, py::arg("progress") = py::none(), py::kw_only(),
+          py::arg("memory_limit") = py::none(), py::arg("cache") = py::none(),
           "Builds the tables of `materials` ('KQvKR' or a list of names) and every table they need into "
           "`directory`, skipping the complete ones and resuming from checkpoints, as `tbgen` does. "
           "`threads`: worker threads (0: one per core). `progress(p)` is called with a "
           "retrograde.Progress for every line of the job, on the calling thread. An exception from "
           "the callback, or Ctrl-C, stops the job cleanly (its solved plies stay in a checkpoint, so "
-          "the same call resumes) and is raised. Returns a retrograde.JobResult.");
+          "the same call resumes) and is raised. `memory_limit` and `cache` (bytes, or a size such as "
+          "'16G') are tbgen's --memory-limit and --cache, with the same defaults (None): the available "
+          "memory, and half the limit; memory_limit=0 sets none. A job that does not fit raises "
+          "retrograde.GenerationError. Returns a retrograde.JobResult.");
+    m.def("plan", &plan, py::arg("materials"), py::arg("directory") = "tables", py::arg("threads") = 0,
+          py::kw_only(), py::arg("memory_limit") = py::none(), py::arg("cache") = py::none(),
+          "What generate(materials, directory, ...) with these settings would do, built nothing: a "
+          "retrograde.Plan, the lines `tbgen --dry-run` prints.");
 }
 
 }  // namespace retro::python

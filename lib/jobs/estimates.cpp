@@ -38,8 +38,8 @@ uint64_t subtables_bytes(const Material& m, Reached which, SideSet movers = BOTH
 
 // What completing sub-table `sub`, read for `sides` to move, holds besides it: the tables its exits
 // reach from those sides, and a side's new values while they replace the old
-// (probe/successors.hpp). Kept once computed: a plan asks again for every table of the job for every
-// table (JobPlan::read_in_part).
+// (probe/successors.hpp). Kept once computed: the tables of a plan share their sub-tables, and each
+// table's ways are tried in turn (memory_plan).
 uint64_t completion_bytes(const Material& sub, SideSet sides) {
     static std::mutex mutex;
     static std::map<std::pair<Material, SideSet>, uint64_t> known;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -83,28 +84,22 @@ std::vector<std::pair<Material, uint64_t>> JobPlan::work() const {
     return out;
 }
 
+const PlannedTable& JobPlan::table(const Material& m) const {
+    const auto it =
+        std::find_if(tables.begin(), tables.end(), [&](const auto& t) { return t.material == m; });
+    assert(it != tables.end());
+    return *it;
+}
+
 std::optional<Material> JobPlan::peak_memory_table() const {
     std::optional<Material> best;
     uint64_t peak = 0;
     for (const auto& t : tables) {
         if (t.complete) continue;
-        const uint64_t bytes = memory(t.material).peak();
+        const uint64_t bytes = t.memory.peak();
         if (!best || bytes > peak) best = t.material, peak = bytes;
     }
     return best;
-}
-
-JobPlan::Readings JobPlan::readings() const {
-    Readings r;
-    for (const auto& t : tables) {
-        if (t.complete) continue;
-        const bool in_part = memory(t.material).promotions_in_part;
-        for (const Material& sub : direct_subtables(t.material)) {
-            r.any.insert(sub);
-            if (in_part && sub.total() == t.material.total()) r.in_part.insert(sub);
-        }
-    }
-    return r;
 }
 
 uint64_t JobPlan::peak_memory() const {
@@ -113,18 +108,16 @@ uint64_t JobPlan::peak_memory() const {
 }
 
 uint64_t JobPlan::disk_needed() const {
-    const Readings read = readings();  // once for every table: each call goes over the whole plan
     uint64_t files = 0, checkpoint = 0;
     std::set<Material> chains;  // their copies are written as the tables that read them start
     for (const auto& t : tables) {
         if (t.complete) continue;
         const Material& m = t.material;
         files += table_file_bytes_estimate(m);
-        if (settles(m, read.in_part.contains(m)) && read.any.contains(m))
-            files += exact_copy_bytes_estimate(m);
+        if (t.settles && t.read_whole_later) files += exact_copy_bytes_estimate(m);
         checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m));
         for (const SubtableSides& sub : completion_chain(
-                 m, memory(m).promotions_in_part,
+                 m, t.memory.promotions_in_part,
                  [this](const Material&sub, SideSet) { return completed_when_read.contains(sub); }))
             chains.insert(sub.material);
     }
@@ -138,9 +131,40 @@ uint64_t JobPlan::disk_total() const {
     return files;
 }
 
-JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::path& dir) {
+namespace {
+
+// Decides how each table of the plan is held and written, in three steps as each depends on the one
+// before: its memory plan, then which tables the ones to build read (in part or at all), then whether
+// its file settles values by exits.
+void plan_ways(JobPlan& plan) {
+    const JobResources& r = plan.resources;
+    const auto completed = [&plan](const Material& sub) { return plan.completed_when_read.contains(sub); };
+    std::map<Material, PlannedTable*> by_material;
+    for (PlannedTable& t : plan.tables) {
+        t.memory = memory_plan(t.material, r.cache, r.memory_limit ? r.memory_limit : UINT64_MAX,
+                               plan.settings.write.settle_exits, r.codecs, completed, r.threads);
+        by_material[t.material] = &t;
+    }
+    for (const PlannedTable& t : plan.tables) {
+        if (t.complete) continue;
+        for (const Material& sub : direct_subtables(t.material)) {
+            PlannedTable& read = *by_material.at(sub);
+            read.read_whole_later = true;
+            if (t.memory.promotions_in_part && sub.total() == t.material.total()) read.read_in_part = true;
+        }
+    }
+    for (PlannedTable& t : plan.tables)
+        t.settles = plan.settings.write.settle_exits && !t.memory.promotions_in_part && !t.read_in_part;
+}
+
+}  // namespace
+
+JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::path& dir,
+                  const JobSettings& settings) {
     JobPlan plan;
     plan.dir = dir;
+    plan.settings = settings;
+    const auto start = std::chrono::steady_clock::now();
     for (const Material& m : build_order(targets)) {
         PlannedTable t;
         t.material = m;
@@ -156,6 +180,10 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
         }
         plan.tables.push_back(t);
     }
+    plan.check_seconds = seconds_since(start);
+    plan.resources = job_resources(settings);
+    plan.free_disk = free_disk_bytes(dir);
+    plan_ways(plan);
     return plan;
 }
 
@@ -177,6 +205,11 @@ std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
     return std::nullopt;
 }
 
+std::optional<std::string> refusal(const JobPlan& plan) {
+    return refusal(plan, plan.resources.memory_limit,
+                   plan.settings.disk_check == DiskCheck::Refuse ? plan.free_disk : std::nullopt);
+}
+
 std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
     struct Group {
         int count = 0;
@@ -191,7 +224,7 @@ std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit) {
     Group fit[2], over[2];  // [has pawns]
     for (const auto& t : plan.tables) {
         if (t.complete) continue;
-        const uint64_t bytes = plan.memory(t.material).peak();
+        const uint64_t bytes = t.memory.peak();
         (bytes <= limit ? fit : over)[t.material.has_pawns()].add(t.material, bytes);
     }
     const int over_count = over[0].count + over[1].count;

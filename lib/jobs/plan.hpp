@@ -13,6 +13,7 @@
 
 #include "index/material.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/settings.hpp"
 
 namespace retro {
 
@@ -40,23 +41,29 @@ struct PlannedTable {
     bool has_checkpoint = false;  // a checkpoint of a solve in progress exists: resumed
     // The file found there and failed (a table to build): another process's file replaces it.
     std::optional<FileStamp> damaged_file;
+
+    // How it is solved within the job's cache and memory limit, and what it holds.
+    MemoryPlan memory;
+    // Whether a table still to build reads it in part (its promotions into a table of as many men,
+    // when memory_plan reads them so): it is then written self-contained, as completing values settled
+    // by exits would cost a search per entry read.
+    bool read_in_part = false;
+    // Whether a table still to build reads it: a settled one then gets an exact copy
+    // (store/table_file.hpp) for as long as such a table is left.
+    bool read_whole_later = false;
+    // Whether its file settles values by exits: not when the job writes self-contained files, nor when
+    // it reads its promotions in part or a table reads it in part.
+    bool settles = false;
 };
 
 struct JobPlan {
     std::filesystem::path dir;
     std::vector<PlannedTable> tables;  // dependency order: every table after all it needs
-    // What a pawn table may hold besides its slice in progress and its captures' tables (memory_plan
-    // in jobs/estimates.hpp): more makes it faster, less keeps its slices on disk and reads its
-    // promotions in part. No limit by default.
-    uint64_t cache = UINT64_MAX;
-    uint64_t memory_limit = UINT64_MAX;  // the job's: a table's way of holding must fit it too
-    // Whether tables are written with values settled by exits (not --self-contained). A table read in
-    // part is written self-contained all the same; its estimate keeps the bits of the search.
-    bool settle_exits = true;
-    // The job's threads' compressors and decompressors (MemoryPlan::codecs): the threads times
-    // codec_thread_bytes of the codec the job writes.
-    uint64_t codecs = 0;
-    int threads = 1;  // the job's: slices solved in waves are solved this many at once
+    JobSettings settings;              // as asked
+    JobResources resources;            // the settings with their defaults applied
+    // Free disk where the tables go (free_disk_bytes), read when the job was planned.
+    std::optional<uint64_t> free_disk;
+    double check_seconds = 0;  // reading and checking the table files already there took this long
     // The complete tables without a current exact copy whose files settle values by exits or drop a
     // side: a table that reads one whole completes it (MemoryPlan::completing). The job's own tables
     // are read from their copies; self-contained files need no completion.
@@ -72,30 +79,12 @@ struct JobPlan {
     // The tables still to build, in order, with their index entries (both sides to move): the work
     // JobProgress counts.
     std::vector<std::pair<Material, uint64_t>> work() const;
-    // How a table is solved within the cache, and what it holds.
-    MemoryPlan memory(const Material& m) const {
-        return memory_plan(
-            m, cache, memory_limit, settle_exits, codecs,
-            [this](const Material& sub) { return completed_when_read.contains(sub); }, threads);
-    }
-    // What the tables still to build read: in part (their promotions into a table of as many men,
-    // when memory_plan reads them so) and at all.
-    struct Readings {
-        std::set<Material> in_part, any;
-    };
-    Readings readings() const;
-    // Whether a table still to build reads m in part: m is then written self-contained, as completing
-    // values settled by exits would cost a search per entry read.
-    bool read_in_part(const Material& m) const { return readings().in_part.contains(m); }
-    // Whether a table still to build reads m: a settled m then gets an exact copy
-    // (store/table_file.hpp) for as long as such a table is left.
-    bool read_whole_later(const Material& m) const { return readings().any.contains(m); }
-    // Whether m's file settles values by exits: unless the job writes self-contained files, m reads
-    // its promotions in part or a table reads m in part.
-    bool settles(const Material& m) const { return settles(m, read_in_part(m)); }
-    bool settles(const Material& m, bool read_in_part) const {
-        return settle_exits && !memory(m).promotions_in_part && !read_in_part;
-    }
+    // The plan of m, one of its tables.
+    const PlannedTable& table(const Material& m) const;
+    const MemoryPlan& memory(const Material& m) const { return table(m).memory; }
+    bool read_in_part(const Material& m) const { return table(m).read_in_part; }
+    bool read_whole_later(const Material& m) const { return table(m).read_whole_later; }
+    bool settles(const Material& m) const { return table(m).settles; }
     // Peak bytes in memory over the tables still to build (each solved with only its direct
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;
@@ -108,14 +97,18 @@ struct JobPlan {
     uint64_t disk_total() const;
 };
 
-// Plans building `targets` and everything they need into `dir`, checking the files already there
-// (reads each existing table file once to verify it).
-JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::path& dir);
+// Plans building `targets` and everything they need into `dir` with `settings`, checking the files
+// already there (reads each existing table file once to verify it), and decides how each table is
+// held in memory and written.
+JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::path& dir,
+                  const JobSettings& settings = {});
 
 // A clear reason to refuse the job, or nullopt when it fits. limit 0 = no memory limit;
 // free_disk nullopt = do not check the disk.
 std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
                                    std::optional<uint64_t> free_disk);
+// The same against the plan's memory limit and, unless its settings ignore it, its free disk.
+std::optional<std::string> refusal(const JobPlan& plan);
 
 // When some tables still to build need more memory than `limit` on their own: how many fit and how
 // many do not, split by pawns, with the largest of each ("400 of 510 tables to build fit the limit

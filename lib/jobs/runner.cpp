@@ -118,22 +118,21 @@ std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material
 
 // One table's build as it goes through the phases of JobRun::build: solve, write, verify, finish.
 struct TableBuild {
-    TableBuild(const JobPlan& plan, const PlannedTable& planned, const MemoryPlan& memory, bool settle_exits,
-               ActiveClock::time_point started)
+    TableBuild(const JobPlan& plan, const PlannedTable& planned, bool settle_exits, ActiveClock::time_point started)
         : planned(planned),
           m(planned.material),
           file(table_path(plan.dir, m)),
           checkpoint(checkpoint_path(plan.dir, m)),
-          memory(memory),
-          read_in_part(plan.read_in_part(m)),
-          settle(settle_exits && plan.settles(m, read_in_part)),
+          memory(planned.memory),
+          read_in_part(planned.read_in_part),
+          settle(settle_exits && planned.settles),
           start(started),
           tables(plan.dir) {}
 
     const PlannedTable& planned;
     const Material& m;
     const std::filesystem::path file, checkpoint;
-    const MemoryPlan memory;
+    const MemoryPlan& memory;
     // A table read in part by a later one is written self-contained, its pawns' entries together.
     const bool read_in_part;
     const bool settle;  // its file settles values by exits
@@ -272,12 +271,11 @@ bool JobRun::build(const PlannedTable& t) {
     const auto checkpoint = checkpoint_path(plan_.dir, m);
     remove_if_present(checkpoint.string() + ".tmp", options_.note);
     remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
-    const MemoryPlan memory = plan_.memory(m);
-    announce(t, memory);
+    announce(t, t.memory);
     const auto started = ActiveClock::now();
     progress_.table_started(m);
     hand_back_free_heap();  // what earlier tables left in the heap is not this table's
-    TableBuild b(plan_, t, memory, options_.write.settle_exits, started);
+    TableBuild b(plan_, t, options_.write.settle_exits, started);
     if (!solve(b) || !write(b)) return false;
     if (options_.verify && !verify(b)) return false;
     finish(b);

@@ -20,6 +20,19 @@
 using namespace retro;
 namespace fs = std::filesystem;
 
+namespace {
+
+// No memory limit and no cache: every table held whole, a pawn table's slices solved one at a time.
+const JobSettings WHOLE{.memory_limit = 0, .threads = 1};
+
+JobSettings with_cache(uint64_t cache) {
+    JobSettings lean = WHOLE;
+    lean.cache = cache;
+    return lean;
+}
+
+}  // namespace
+
 TEST(JobsPlan, MaterialCountsPerNumberOfMen) {
     std::map<int, int> per_men;
     const auto five = materials_up_to(5);
@@ -134,10 +147,10 @@ TEST(JobsPlan, EstimatesAddUp) {
     // --self-contained: no search for exits, no bits for it.
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).state, 2 * entries);
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false).writing, 2 * entries);
-    const JobPlan plan = make_plan({kqkr}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    const JobPlan plan = make_plan({kqkr}, fs::temp_directory_path() / "retro_jobs_plan_none", WHOLE);
     ASSERT_EQ(plan.tables.size(), 3u);
     EXPECT_EQ(plan.peak_memory_table()->name(), "KQvKR");
-    EXPECT_EQ(plan.peak_memory(), m.peak());
+    EXPECT_EQ(plan.peak_memory(), m.peak() + plan.resources.codecs);
     EXPECT_EQ(plan.entries_to_build(), 2 * (entries + IndexScheme(Material::parse("KQvK")).size() +
                                             IndexScheme(Material::parse("KRvK")).size()));
     EXPECT_GE(plan.disk_needed(), plan.disk_total());
@@ -264,9 +277,10 @@ TEST(JobsPlan, RefusesWhatDoesNotFit) {
 // The tables a job reads in part are written self-contained: KPvKP's promotions into KQvKP and
 // the like, when KPvKP does not hold them whole (and KPvK's into KQvK).
 TEST(JobsPlan, KnowsWhichTablesAreReadInPart) {
-    JobPlan plan = make_plan({Material::parse("KPvKP")}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    const fs::path dir = fs::temp_directory_path() / "retro_jobs_plan_none";
+    JobPlan plan = make_plan({Material::parse("KPvKP")}, dir, WHOLE);
     EXPECT_FALSE(plan.read_in_part(Material::parse("KQvKP")));
-    plan.cache = 0;
+    plan = make_plan({Material::parse("KPvKP")}, dir, with_cache(0));
     for (const char* read : {"KQvKP", "KRvKP", "KBvKP", "KNvKP", "KQvK"})
         EXPECT_TRUE(plan.read_in_part(Material::parse(read))) << read;
     for (const char* whole : {"KPvK", "KPvKP"})
@@ -276,7 +290,8 @@ TEST(JobsPlan, KnowsWhichTablesAreReadInPart) {
 // A settled table read whole by a later one gets an exact copy while the job runs: on the disk
 // estimate, not for --self-contained, nor for a table read in part (written self-contained).
 TEST(JobsPlan, CountsTheExactCopiesOfTheSettledTablesReadWholeLater) {
-    JobPlan plan = make_plan({Material::parse("KPvKP")}, fs::temp_directory_path() / "retro_jobs_plan_none");
+    const fs::path dir = fs::temp_directory_path() / "retro_jobs_plan_none";
+    JobPlan plan = make_plan({Material::parse("KPvKP")}, dir, WHOLE);
     const Material kqkp = Material::parse("KQvKP"), kpkp = Material::parse("KPvKP");
     EXPECT_TRUE(plan.read_whole_later(kqkp));
     EXPECT_TRUE(plan.settles(kqkp));
@@ -286,11 +301,12 @@ TEST(JobsPlan, CountsTheExactCopiesOfTheSettledTablesReadWholeLater) {
         if (plan.read_whole_later(t.material)) copies += exact_copy_bytes_estimate(t.material);
     EXPECT_GT(copies, 0u);
     const uint64_t with_copies = plan.disk_needed();
-    plan.settle_exits = false;
+    JobSettings self_contained = WHOLE;
+    self_contained.write.settle_exits = false;
+    plan = make_plan({Material::parse("KPvKP")}, dir, self_contained);
     EXPECT_FALSE(plan.settles(kqkp));
     EXPECT_EQ(plan.disk_needed(), with_copies - copies);
-    plan.settle_exits = true;
-    plan.cache = 0;
+    plan = make_plan({Material::parse("KPvKP")}, dir, with_cache(0));
     EXPECT_FALSE(plan.settles(kqkp));  // read in part
     EXPECT_FALSE(plan.settles(kpkp));  // reads its promotions in part
     EXPECT_LT(plan.disk_needed(), with_copies);
@@ -299,11 +315,11 @@ TEST(JobsPlan, CountsTheExactCopiesOfTheSettledTablesReadWholeLater) {
 TEST(JobsPlan, EverySixManTableFitsThisMachine) {
     // The default limit is MemAvailable; this machine has 24 GiB, about 23.2 available when idle. The
     // cache is half the limit by default.
-    JobPlan plan = make_plan(materials_up_to(6), fs::temp_directory_path() / "retro_jobs_plan_none");
-    ASSERT_EQ(plan.to_build(), 510);
+    const fs::path dir = fs::temp_directory_path() / "retro_jobs_plan_none";
     const uint64_t limit = parse_bytes("23.2G");
-    plan.memory_limit = limit;
-    plan.cache = limit / 2;
+    JobPlan plan = make_plan(materials_up_to(6), dir, JobSettings{.memory_limit = limit, .threads = 1});
+    ASSERT_EQ(plan.to_build(), 510);
+    ASSERT_EQ(plan.resources.cache, limit / 2);
     EXPECT_FALSE(memory_fit(plan, limit));
     EXPECT_FALSE(refusal(plan, limit, std::nullopt));
     EXPECT_FALSE(plan.peak_memory_table()->has_pawns());  // KQRBNvK, KQBNvKB and their like
@@ -320,7 +336,7 @@ TEST(JobsPlan, EverySixManTableFitsThisMachine) {
     EXPECT_EQ(lean, 186);
 
     // Without a cache or a limit everything is held whole, as before pawn tables were bounded by slices.
-    plan.cache = plan.memory_limit = UINT64_MAX;
+    plan = make_plan(materials_up_to(6), dir, WHOLE);
     const auto fit = memory_fit(plan, limit);
     ASSERT_TRUE(fit);
     EXPECT_NE(fit->find("every table without pawns (the largest, KQRBNvK, 16.3 GiB)"), std::string::npos)
@@ -328,13 +344,14 @@ TEST(JobsPlan, EverySixManTableFitsThisMachine) {
     EXPECT_NE(fit->find("186 do not: 186 with pawns (the largest, KBNPvKP"), std::string::npos) << *fit;
     EXPECT_FALSE(memory_fit(plan, 0));
     EXPECT_FALSE(memory_fit(plan, plan.peak_memory()));
-    const auto some = memory_fit(make_plan({Material::parse("KQRvKQR")}, plan.dir), 13 << 20);
+    // Each table's peak counts the codecs of the plan's thread (about 4.4 MiB) besides the process.
+    const auto some = memory_fit(make_plan({Material::parse("KQRvKQR")}, dir, WHOLE), 17 << 20);
     ASSERT_TRUE(some);
     EXPECT_EQ(
         *some,
-        "2 of 9 tables to build fit the limit of 13.0 MiB: 2 without pawns (the largest, KQvK, 12.1 MiB); "
+        "2 of 9 tables to build fit the limit of 17.0 MiB: 2 without pawns (the largest, KQvK, 16.4 MiB); "
         "7 do not: 7 without pawns (the largest, KQRvKQR, 16.1 GiB)");
-    const auto none = memory_fit(make_plan({Material::parse("KQvK")}, plan.dir), 1);
+    const auto none = memory_fit(make_plan({Material::parse("KQvK")}, dir, WHOLE), 1);
     ASSERT_TRUE(none);
     EXPECT_EQ(none->substr(0, 56), "0 of 1 tables to build fit the limit of 1 B: none; 1 do ");
 }
