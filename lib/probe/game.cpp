@@ -27,11 +27,6 @@ Position normalized(Position pos) {
     return pos;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 const char* HELP =
     "Enter a move in SAN (Qd5+, Rxa7, exd6, e8=Q) or UCI (d1d5, e7e8q), or a command:\n"
     "  board   show the board again        hint    show the best move\n"

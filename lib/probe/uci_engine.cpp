@@ -1,13 +1,13 @@
 #include "probe/uci_engine.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <istream>
 #include <ostream>
 #include <vector>
 
 #include "chess/movegen.hpp"
+#include "probe/castling.hpp"
 #include "probe/game.hpp"
 #include "probe/line.hpp"
 #include "probe/notation.hpp"
@@ -21,71 +21,6 @@ namespace {
 
 constexpr const char* START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
 constexpr size_t MAX_CACHE_MIB = 65536;
-
-std::vector<std::string> split(std::string_view s) {
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-        size_t j = i;
-        while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-        if (j > i) out.emplace_back(s.substr(i, j - i));
-        i = j;
-    }
-    return out;
-}
-
-// Castling as a GUI sends it (e1g1, e8c8): the king two files along its first rank, the rook jumping
-// over it. The tables hold no castling positions, but a game from the start may castle on its way
-// into them. Empty when uci is not such a move here.
-std::optional<Position> castled(const Position& pos, const std::string& uci) {
-    if (uci.size() != 4) return std::nullopt;
-    const Square from = parse_square(uci.substr(0, 2)), to = parse_square(uci.substr(2, 2));
-    const Color us = pos.side_to_move();
-    const int rank = us == WHITE ? 0 : 7;
-    if (from != make_square(4, rank) || (to != make_square(6, rank) && to != make_square(2, rank)))
-        return std::nullopt;
-    if (pos.type_on(from) != KING || pos.color_on(from) != us) return std::nullopt;
-    const bool king_side = file_of(to) == 6;
-    const Square rook_from = make_square(king_side ? 7 : 0, rank),
-                 rook_to = make_square(king_side ? 5 : 3, rank);
-    if (pos.type_on(rook_from) != ROOK || pos.color_on(rook_from) != us) return std::nullopt;
-    const Bitboard between = king_side ? square_bb(make_square(5, rank)) | square_bb(make_square(6, rank))
-                                       : square_bb(make_square(1, rank)) | square_bb(make_square(2, rank)) |
-                                             square_bb(make_square(3, rank));
-    if (pos.occupied() & between) return std::nullopt;
-    for (Square s : {from, rook_to, to})
-        if (pos.attacked(s, ~us)) return std::nullopt;
-    Position next = pos;
-    next.remove(from);
-    next.remove(rook_from);
-    next.put({us, KING}, to);
-    next.put({us, ROOK}, rook_to);
-    next.set_side_to_move(~us);
-    next.set_ep_square(NO_SQUARE);
-    return next;
-}
-
-// The castling rights among `rights` (a FEN field such as "KQkq") whose king and rook still stand
-// on their first squares.
-std::string usable_castling(const Position& pos, const std::string& rights) {
-    std::string out;
-    for (char r : rights) {
-        const Color c = std::isupper(static_cast<unsigned char>(r)) ? WHITE : BLACK;
-        const char side = char(std::tolower(static_cast<unsigned char>(r)));
-        if (side != 'k' && side != 'q') continue;
-        const int rank = c == WHITE ? 0 : 7;
-        const Square king = make_square(4, rank), rook = make_square(side == 'k' ? 7 : 0, rank);
-        const auto holds = [&](Square s, PieceType t) { return pos.type_on(s) == t && pos.color_on(s) == c; };
-        if (holds(king, KING) && holds(rook, ROOK)) out += r;
-    }
-    return out;
-}
-
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 }  // namespace
 
