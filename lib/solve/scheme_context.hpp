@@ -121,14 +121,16 @@ struct SchemeContext {
     void mark_settled(Color side, uint64_t i, bool settled) {
         if (survey) survey->settled.assign(side, i, settled);
     }
-    void mark_settled_in_sweep(Color side, uint64_t i, bool settled) {
+    void settle_in_sweep(Color side, uint64_t i) {
+        if (survey)
+            std::atomic_ref<uint64_t>(survey->settled.word(side, i))
+                .fetch_or(EntryBits::bit(i), std::memory_order_relaxed);
+    }
+    void unsettle_in_sweep(Color side, uint64_t i) {
         if (!survey) return;
         std::atomic_ref<uint64_t> word(survey->settled.word(side, i));
         const uint64_t bit = EntryBits::bit(i);
-        if (settled)
-            word.fetch_or(bit, std::memory_order_relaxed);
-        else if (word.load(std::memory_order_relaxed) & bit)
-            word.fetch_and(~bit, std::memory_order_relaxed);
+        if (word.load(std::memory_order_relaxed) & bit) word.fetch_and(~bit, std::memory_order_relaxed);
     }
 
     const SchemeSolve& setup;

@@ -74,11 +74,11 @@ private:
     }
 
     void report(const std::string& what) const {
-        if (!c_.options.progress || !c_.setup.report_plies) return;
+        if (!c_.options.progress || c_.setup.ply_lines == PlyLines::Omit) return;
         *c_.options.progress << c_.setup.label << ": " << what << " done, " << elapsed() << " s\n";
     }
     void report_ply(int n, uint64_t found) const {
-        if (!c_.options.progress || !c_.setup.report_plies) return;
+        if (!c_.options.progress || c_.setup.ply_lines == PlyLines::Omit) return;
         *c_.options.progress << c_.setup.label << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
                              << found << " entries, " << elapsed() << " s\n";
     }

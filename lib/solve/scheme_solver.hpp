@@ -17,12 +17,16 @@
 
 namespace retro {
 
+// Whether the sweeps of a scheme write a progress line per ply: a table or a slice solved alone
+// does, the many small slices of a pawn table do not.
+enum class PlyLines { Report, Omit };
+
 struct SchemeSolve {
     const IndexScheme& scheme;
     const ExitProbe& exits;
     const SolveOptions& options;
     std::string label;  // what progress lines begin with: the table's name, or the slice's
-    bool report_plies;  // a progress line per ply (not for the many small slices of a pawn table)
+    PlyLines ply_lines;
     std::chrono::steady_clock::time_point start;  // of the table, for the times in progress lines
     // Writes a checkpoint of the sweeps' state, or (nullptr) of a solve that drops its first passes;
     // called when one is due, and when a stop is requested.

@@ -51,7 +51,8 @@ struct PassesOf {
     ExitProbe exits;
     SolveOptions options;
     SchemeSolve setup{
-        scheme, exits, options, scheme.material().name(), false, std::chrono::steady_clock::now(), {}, {}};
+        scheme, exits, options, scheme.material().name(), PlyLines::Omit, std::chrono::steady_clock::now(),
+        {},     {}};
 };
 
 // The oracle's figure `column` of a 3-man material and side to move ("wtm", "btm").
