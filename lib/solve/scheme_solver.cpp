@@ -20,7 +20,7 @@ public:
     Solver(const SchemeSolve& setup, std::optional<SolverState> resumed, std::unique_ptr<LayerLog> log)
         : c_(setup, std::move(resumed)), log_(std::move(log)) {}
 
-    SchemeValues run() {
+    SolvedScheme run() {
         last_checkpoint_ = std::chrono::steady_clock::now();
         if (c_.state.codes[WHITE].empty()) {
             log_ = std::make_unique<LayerLog>(c_.setup.log_path, 0, 0);
@@ -37,7 +37,7 @@ public:
             report_ply(n, sweep_ply(c_, *log_, n));
             after_ply(n + 1);
         }
-        SchemeValues values = final_values(c_, *log_);
+        SolvedScheme values = final_values(c_, *log_);
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
         return values;
     }
@@ -93,7 +93,7 @@ private:
 
 }  // namespace
 
-SchemeValues solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
                           std::unique_ptr<LayerLog> log) {
     return Solver(s, std::move(resumed), std::move(log)).run();
 }

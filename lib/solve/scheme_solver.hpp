@@ -40,7 +40,7 @@ struct SchemeSolve {
 // writer its legal entries and those a capture or promotion settles (exit_settled's survey, found as
 // the sweeps go instead of by a search afterwards; counts left to count_legal_values); a resumed one
 // does not (a checkpoint does not keep them).
-struct SchemeValues {
+struct SolvedScheme {
     Table::Bytes bytes;
     Table::LongValues long_values;
     std::optional<WriteSurvey> survey;
@@ -49,7 +49,7 @@ struct SchemeValues {
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
 // SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
 // passes); SolveError for a mate longer than options.longest_mate.
-SchemeValues solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
                           std::unique_ptr<LayerLog> log);
 
 }  // namespace retro

@@ -132,7 +132,7 @@ TEST(SolverPasses, SweepsWithANarrowWindowReachTheOraclesValues) {
             entries += sweep_ply(c, log, n);
         }
         EXPECT_EQ(c.max_value.load(), material == "KQvK" ? 20 : 32) << material;
-        SchemeValues values = final_values(c, log);
+        SolvedScheme values = final_values(c, log);
         const Table table(Material::parse(material), std::move(values.bytes), std::move(values.long_values));
         const TableStatistics s = compute_statistics(table);
         for (Color side : {WHITE, BLACK}) {
