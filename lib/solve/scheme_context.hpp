@@ -44,7 +44,7 @@ struct Entry {
 struct SchemeContext {
     // A solve from the start (resumed empty) or from a checkpoint's state; the codes of a solve from
     // the start are allocated by the first pass (first_pass.hpp).
-    SchemeContext(const SchemeSolve& s, std::optional<SolverState> resumed)
+    SchemeContext(const SchemeSetup& s, std::optional<SolverState> resumed)
         : setup(s), scheme(s.scheme), exits(s.exits), options(s.options), window(s.options.window) {
         if (!resumed) return;
         state = std::move(*resumed);
@@ -133,7 +133,7 @@ struct SchemeContext {
         if (word.load(std::memory_order_relaxed) & bit) word.fetch_and(~bit, std::memory_order_relaxed);
     }
 
-    const SchemeSolve& setup;
+    const SchemeSetup& setup;
     const IndexScheme& scheme;
     const ExitProbe& exits;
     const SolveOptions& options;

@@ -21,7 +21,7 @@ namespace retro {
 // does, the many small slices of a pawn table do not.
 enum class PlyLines { Report, Omit };
 
-struct SchemeSolve {
+struct SchemeSetup {
     const IndexScheme& scheme;
     const ExitProbe& exits;
     const SolveOptions& options;
@@ -49,7 +49,7 @@ struct SolvedScheme {
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
 // SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
 // passes); SolveError for a mate longer than options.longest_mate.
-SolvedScheme solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SolverState> resumed,
                           std::unique_ptr<LayerLog> log);
 
 }  // namespace retro

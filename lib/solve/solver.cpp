@@ -75,7 +75,7 @@ private:
 
     // How the sweeps of a scheme report and checkpoint: a pawnless table or a slice alone, or a small
     // slice solved beside the others of its wave (no lines, no checkpoints, an anonymous layer log).
-    SchemeSolve setup(const IndexScheme& scheme, const ExitProbe& exits, int slice, const std::string& label,
+    SchemeSetup setup(const IndexScheme& scheme, const ExitProbe& exits, int slice, const std::string& label,
                       PlyLines ply_lines, SliceRun run) {
         if (run == SliceRun::InWave) return {scheme, exits, in_wave_, label, PlyLines::Omit, start_, {}, {}};
         return {scheme,

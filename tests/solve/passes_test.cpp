@@ -50,7 +50,7 @@ struct PassesOf {
     IndexScheme scheme;
     ExitProbe exits;
     SolveOptions options;
-    SchemeSolve setup{
+    SchemeSetup setup{
         scheme, exits, options, scheme.material().name(), PlyLines::Omit, std::chrono::steady_clock::now(),
         {},     {}};
 };
