@@ -15,9 +15,9 @@ namespace retro {
 namespace {
 
 // Runs the passes in order, reports them, and checkpoints or stops between plies.
-class Solver {
+class SchemeSolver {
 public:
-    Solver(const SchemeSetup& setup, std::optional<SolverState> resumed, std::unique_ptr<LayerLog> log)
+    SchemeSolver(const SchemeSetup& setup, std::optional<SolverState> resumed, std::unique_ptr<LayerLog> log)
         : c_(setup, std::move(resumed)), log_(std::move(log)) {}
 
     SolvedScheme run() {
@@ -95,7 +95,7 @@ private:
 
 SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SolverState> resumed,
                           std::unique_ptr<LayerLog> log) {
-    return Solver(s, std::move(resumed), std::move(log)).run();
+    return SchemeSolver(s, std::move(resumed), std::move(log)).run();
 }
 
 }  // namespace retro
