@@ -44,7 +44,7 @@ struct Entry {
 struct SchemeContext {
     // A solve from the start (resumed empty) or from a checkpoint's state; the codes of a solve from
     // the start are allocated by the first pass (first_pass.hpp).
-    SchemeContext(const SchemeSetup& s, std::optional<SolverState> resumed)
+    SchemeContext(const SchemeSetup& s, std::optional<SweepState> resumed)
         : setup(s), scheme(s.scheme), exits(s.exits), options(s.options), window(s.options.window) {
         if (!resumed) return;
         state = std::move(*resumed);
@@ -138,7 +138,7 @@ struct SchemeContext {
     const ExitProbe& exits;
     const SolveOptions& options;
     const state::Window window;
-    SolverState state;
+    SweepState state;
     std::optional<WriteSurvey> survey;  // of a solve from the start
     std::atomic<int> max_value{0};
     // By side and code: whether an entry may hold that pending code (pending_code sets it, the

@@ -17,7 +17,7 @@ namespace {
 // Runs the passes in order, reports them, and checkpoints or stops between plies.
 class SchemeSolver {
 public:
-    SchemeSolver(const SchemeSetup& setup, std::optional<SolverState> resumed, std::unique_ptr<LayerLog> log)
+    SchemeSolver(const SchemeSetup& setup, std::optional<SweepState> resumed, std::unique_ptr<LayerLog> log)
         : c_(setup, std::move(resumed)), log_(std::move(log)) {}
 
     SolvedScheme run() {
@@ -93,7 +93,7 @@ private:
 
 }  // namespace
 
-SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SweepState> resumed,
                           std::unique_ptr<LayerLog> log) {
     return SchemeSolver(s, std::move(resumed), std::move(log)).run();
 }

@@ -30,7 +30,7 @@ struct SchemeSetup {
     std::chrono::steady_clock::time_point start;  // of the table, for the times in progress lines
     // Writes a checkpoint of the sweeps' state, or (nullptr) of a solve that drops its first passes;
     // called when one is due, and when a stop is requested.
-    std::function<void(const SolverState*)> write_checkpoint;
+    std::function<void(const SweepState*)> write_checkpoint;
     // Where the layer log lives (empty: an anonymous temporary file).
     std::filesystem::path log_path;
 };
@@ -49,7 +49,7 @@ struct SolvedScheme {
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
 // SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
 // passes); SolveError for a mate longer than options.longest_mate.
-SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SweepState> resumed,
                           std::unique_ptr<LayerLog> log);
 
 }  // namespace retro

@@ -66,7 +66,7 @@ private:
 
     // Writes the checkpoint of slice `slice` (its sweeps' state, or none when it has not begun) and of
     // the slices solved before it, which the slice store holds.
-    void checkpoint(int slice, const SolverState* state) {
+    void checkpoint(int slice, const SweepState* state) {
         write_checkpoint(options_.checkpoint, material_, slice, state,
                          solved_ ? solved_->stored() : StoredSlices{});
         if (options_.checkpoint_written)
@@ -84,7 +84,7 @@ private:
                 label,
                 ply_lines,
                 start_,
-                [this, slice](const SolverState* state) {
+                [this, slice](const SweepState* state) {
                     // A pawnless table's first passes leave nothing to keep; a slice's leave the slices
                     // before it.
                     if (state || material_.has_pawns()) checkpoint(slice, state);
@@ -111,7 +111,7 @@ private:
             const int end = resumed_here ? k + 1 : wave_end(configs, k);
             std::vector<SolvedSlice> solved;
             if (end - k == 1) {
-                std::optional<SolverState> state;
+                std::optional<SweepState> state;
                 if (resumed_here) state = std::move(resumed->saved.state);
                 const IndexScheme scheme(material_, configs[size_t(k)]);
                 const bool lines = few_slices && !solved_in_waves(material_, options_.waves_below);
@@ -160,7 +160,7 @@ private:
 
     // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
     SolvedSlice solve_slice(const IndexScheme& scheme, int k, PlyLines ply_lines, SliceRun run,
-                            std::optional<SolverState> state) {
+                            std::optional<SweepState> state) {
         const bool in_wave = run == SliceRun::InWave;
         const SolveOptions& options = in_wave ? in_wave_ : options_;
         const ExitProbe exits(
