@@ -235,7 +235,8 @@ SolvedTable solve_table(const Material& m, const TableSource& subtables, const S
     return TableSolver(m, subtables, options).run();
 }
 
-std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options) {
+std::unique_ptr<Table> solve_in_memory(const Material& m, const TableSource& subtables,
+                                       const SolveOptions& options) {
     SolvedTable solved = solve_table(m, subtables, options);
     return solved.whole ? std::move(solved.whole) : whole_table(*solved.slices);
 }
