@@ -44,7 +44,7 @@ namespace {
 const Tablebase& tables() {
     static const auto tb = [] {
         auto t = std::make_unique<Tablebase>();
-        for (const char* m : {"KQvK", "KRvK", "KQvKR"}) t->add(solve(Material::parse(m), *t));
+        for (const char* m : {"KQvK", "KRvK", "KQvKR"}) t->add(solve_in_memory(Material::parse(m), *t));
         return t;
     }();
     return *tb;

@@ -46,7 +46,7 @@ const fs::path& table_dir() {
         if (const char* env = std::getenv("RETRO_BENCH_TABLES")) return fs::path(env);
         Tablebase tables;
         for (const char* name : {"KQvK", "KRvK", "KQvKR"}) {
-            auto t = solve(Material::parse(name), tables);
+            auto t = solve_in_memory(Material::parse(name), tables);
             write_table(*t, table_path(scratch(), t->material()));
             tables.add(std::move(t));
         }

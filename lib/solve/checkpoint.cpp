@@ -53,7 +53,7 @@ struct File {
 
 }  // namespace
 
-void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice, const SolverState* s,
+void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice, const SweepState* s,
                       const StoredSlices& solved) {
     Header h{};
     std::memcpy(h.magic, MAGIC, sizeof MAGIC);
@@ -103,7 +103,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     c.slice = int(h.slice);
     c.solved = {h.slices_length, h.slices_checksum};
     if (h.begun) {
-        SolverState s;
+        SweepState s;
         s.next_ply = h.next_ply;
         s.max_value = h.max_value;
         s.window = h.window;

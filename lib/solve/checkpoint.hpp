@@ -14,7 +14,7 @@
 namespace retro {
 
 // The state of the layer sweeps over one index scheme: a pawnless table, or one slice of a pawn table.
-struct SolverState {
+struct SweepState {
     int next_ply = 0;                               // the first ply not yet swept
     int max_value = 0;                              // the largest distance assigned so far
     int window = 0;                                 // the size of the window the pending codes are taken in
@@ -33,14 +33,14 @@ struct StoredSlices {
 struct Checkpoint {
     int slice = 0;  // the slice in progress, in pawn_configs order (0 for a pawnless table)
     // The sweeps of that slice (or of the pawnless table); nullopt when the slice has not begun.
-    std::optional<SolverState> state;
+    std::optional<SweepState> state;
     StoredSlices solved;  // a pawn table's slices solved before `slice`
 };
 
 // Writes a checkpoint of material m's solve to `path` atomically (store/atomic_file.hpp): the slice
 // in progress and its state (nullptr: not begun), and the slices solved before it.
 void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice,
-                      const SolverState* state, const StoredSlices& solved);
+                      const SweepState* state, const StoredSlices& solved);
 // Reads a checkpoint of material m; nullopt when the file is missing, of another table, of an older
 // version or damaged (the header's counts are checked against the index and the file's size before
 // they size anything, then the checksum). Throws nothing for a bad file.

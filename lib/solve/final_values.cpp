@@ -4,7 +4,7 @@
 
 namespace retro {
 
-SchemeValues final_values(SchemeContext& c, LayerLog& log) {
+SolvedScheme final_values(SchemeContext& c, LayerLog& log) {
     using namespace state;
     for (auto& codes : c.state.codes)
         par::parallel_for(tbb::blocked_range<uint64_t>(0, codes.size(), GRAIN), [&](const auto& r) {
@@ -14,7 +14,7 @@ SchemeValues final_values(SchemeContext& c, LayerLog& log) {
             }
         });
     // Reserved to the exact count: a growing list would take up to twice its size at the end.
-    SchemeValues values;
+    SolvedScheme values;
     const auto long_count = log.count_from(Table::LONG_BYTE);
     for (int side = 0; side < 2; ++side) values.long_values[side].reserve(long_count[side]);
     log.replay([&](int ply, Color side, uint64_t i) {

@@ -9,6 +9,6 @@ namespace retro {
 
 // The values, as a Table holds them (its bytes, and its list for the long distances), with the
 // survey; takes c's codes and survey.
-SchemeValues final_values(SchemeContext& c, LayerLog& log);
+SolvedScheme final_values(SchemeContext& c, LayerLog& log);
 
 }  // namespace retro

@@ -37,9 +37,8 @@ struct OfferWin {
         state::Code& code = c.state.codes[side][i];
         const state::Code was = load_relaxed(code);
         if (!c.quicker(was, n + 1, n)) return;
-        store_relaxed(code, c.decided(side, n + 1, n));  // within the window: the win is n + 1
-        if (!state::undecided(was))
-            c.mark_settled_in_sweep(side, i, false);  // undecided: no exit wins or draws
+        store_relaxed(code, c.decided(side, n + 1, n));            // within the window: the win is n + 1
+        if (!state::undecided(was)) c.unsettle_in_sweep(side, i);  // undecided: no exit wins or draws
     }
 };
 
@@ -59,7 +58,7 @@ struct CountDown {
         const ExitWins wins = longest_exit_wins(c.exits, e, leaving_moves(e.pos));
         const int loss = std::max<int>(n, wins.longest) + 1;
         store_relaxed(code, c.decided(side, loss, n));
-        if (wins.settle(loss)) c.mark_settled_in_sweep(side, i, true);
+        if (wins.settle(loss)) c.settle_in_sweep(side, i);
     }
 };
 

@@ -44,7 +44,7 @@ struct Entry {
 struct SchemeContext {
     // A solve from the start (resumed empty) or from a checkpoint's state; the codes of a solve from
     // the start are allocated by the first pass (first_pass.hpp).
-    SchemeContext(const SchemeSolve& s, std::optional<SolverState> resumed)
+    SchemeContext(const SchemeSetup& s, std::optional<SweepState> resumed)
         : setup(s), scheme(s.scheme), exits(s.exits), options(s.options), window(s.options.window) {
         if (!resumed) return;
         state = std::move(*resumed);
@@ -121,22 +121,24 @@ struct SchemeContext {
     void mark_settled(Color side, uint64_t i, bool settled) {
         if (survey) survey->settled.assign(side, i, settled);
     }
-    void mark_settled_in_sweep(Color side, uint64_t i, bool settled) {
+    void settle_in_sweep(Color side, uint64_t i) {
+        if (survey)
+            std::atomic_ref<uint64_t>(survey->settled.word(side, i))
+                .fetch_or(EntryBits::bit(i), std::memory_order_relaxed);
+    }
+    void unsettle_in_sweep(Color side, uint64_t i) {
         if (!survey) return;
         std::atomic_ref<uint64_t> word(survey->settled.word(side, i));
         const uint64_t bit = EntryBits::bit(i);
-        if (settled)
-            word.fetch_or(bit, std::memory_order_relaxed);
-        else if (word.load(std::memory_order_relaxed) & bit)
-            word.fetch_and(~bit, std::memory_order_relaxed);
+        if (word.load(std::memory_order_relaxed) & bit) word.fetch_and(~bit, std::memory_order_relaxed);
     }
 
-    const SchemeSolve& setup;
+    const SchemeSetup& setup;
     const IndexScheme& scheme;
     const ExitProbe& exits;
     const SolveOptions& options;
     const state::Window window;
-    SolverState state;
+    SweepState state;
     std::optional<WriteSurvey> survey;  // of a solve from the start
     std::atomic<int> max_value{0};
     // By side and code: whether an entry may hold that pending code (pending_code sets it, the

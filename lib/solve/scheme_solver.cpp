@@ -15,12 +15,12 @@ namespace retro {
 namespace {
 
 // Runs the passes in order, reports them, and checkpoints or stops between plies.
-class Solver {
+class SchemeSolver {
 public:
-    Solver(const SchemeSolve& setup, std::optional<SolverState> resumed, std::unique_ptr<LayerLog> log)
+    SchemeSolver(const SchemeSetup& setup, std::optional<SweepState> resumed, std::unique_ptr<LayerLog> log)
         : c_(setup, std::move(resumed)), log_(std::move(log)) {}
 
-    SchemeValues run() {
+    SolvedScheme run() {
         last_checkpoint_ = std::chrono::steady_clock::now();
         if (c_.state.codes[WHITE].empty()) {
             log_ = std::make_unique<LayerLog>(c_.setup.log_path, 0, 0);
@@ -37,7 +37,7 @@ public:
             report_ply(n, sweep_ply(c_, *log_, n));
             after_ply(n + 1);
         }
-        SchemeValues values = final_values(c_, *log_);
+        SolvedScheme values = final_values(c_, *log_);
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
         return values;
     }
@@ -74,11 +74,11 @@ private:
     }
 
     void report(const std::string& what) const {
-        if (!c_.options.progress || !c_.setup.report_plies) return;
+        if (!c_.options.progress || c_.setup.ply_lines == PlyLines::Omit) return;
         *c_.options.progress << c_.setup.label << ": " << what << " done, " << elapsed() << " s\n";
     }
     void report_ply(int n, uint64_t found) const {
-        if (!c_.options.progress || !c_.setup.report_plies) return;
+        if (!c_.options.progress || c_.setup.ply_lines == PlyLines::Omit) return;
         *c_.options.progress << c_.setup.label << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
                              << found << " entries, " << elapsed() << " s\n";
     }
@@ -93,9 +93,9 @@ private:
 
 }  // namespace
 
-SchemeValues solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SweepState> resumed,
                           std::unique_ptr<LayerLog> log) {
-    return Solver(s, std::move(resumed), std::move(log)).run();
+    return SchemeSolver(s, std::move(resumed), std::move(log)).run();
 }
 
 }  // namespace retro

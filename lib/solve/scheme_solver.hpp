@@ -17,16 +17,20 @@
 
 namespace retro {
 
-struct SchemeSolve {
+// Whether the sweeps of a scheme write a progress line per ply: a table or a slice solved alone
+// does, the many small slices of a pawn table do not.
+enum class PlyLines { Report, Omit };
+
+struct SchemeSetup {
     const IndexScheme& scheme;
     const ExitProbe& exits;
     const SolveOptions& options;
     std::string label;  // what progress lines begin with: the table's name, or the slice's
-    bool report_plies;  // a progress line per ply (not for the many small slices of a pawn table)
+    PlyLines ply_lines;
     std::chrono::steady_clock::time_point start;  // of the table, for the times in progress lines
     // Writes a checkpoint of the sweeps' state, or (nullptr) of a solve that drops its first passes;
     // called when one is due, and when a stop is requested.
-    std::function<void(const SolverState*)> write_checkpoint;
+    std::function<void(const SweepState*)> write_checkpoint;
     // Where the layer log lives (empty: an anonymous temporary file).
     std::filesystem::path log_path;
 };
@@ -36,7 +40,7 @@ struct SchemeSolve {
 // writer its legal entries and those a capture or promotion settles (exit_settled's survey, found as
 // the sweeps go instead of by a search afterwards; counts left to count_legal_values); a resumed one
 // does not (a checkpoint does not keep them).
-struct SchemeValues {
+struct SolvedScheme {
     Table::Bytes bytes;
     Table::LongValues long_values;
     std::optional<WriteSurvey> survey;
@@ -45,7 +49,7 @@ struct SchemeValues {
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
 // SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
 // passes); SolveError for a mate longer than options.longest_mate.
-SchemeValues solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
+SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SweepState> resumed,
                           std::unique_ptr<LayerLog> log);
 
 }  // namespace retro

@@ -17,6 +17,9 @@ namespace retro {
 
 namespace {
 
+// A slice solved alone (its loops parallel, with checkpoints), or beside the others of its wave.
+enum class SliceRun { Alone, InWave };
+
 // A pawn table reports its progress about this many times, whatever its number of slices. The slices
 // of a table with fewer slices than that report each ply too, as a whole table does, when they are
 // solved alone (not in waves): KRPvKR's 24 slices of 13.9 M entries do.
@@ -45,7 +48,7 @@ public:
             const IndexScheme scheme(material_);
             const ExitProbe exits(scheme, tables_);
             auto values =
-                solve_scheme(setup(scheme, exits, 0, material_.name(), true, false),
+                solve_scheme(setup(scheme, exits, 0, material_.name(), PlyLines::Report, SliceRun::Alone),
                              resumed ? std::move(resumed->saved.state) : std::nullopt, std::move(log_));
             SolvedTable solved{
                 std::make_unique<Table>(material_, std::move(values.bytes), std::move(values.long_values)),
@@ -63,7 +66,7 @@ private:
 
     // Writes the checkpoint of slice `slice` (its sweeps' state, or none when it has not begun) and of
     // the slices solved before it, which the slice store holds.
-    void checkpoint(int slice, const SolverState* state) {
+    void checkpoint(int slice, const SweepState* state) {
         write_checkpoint(options_.checkpoint, material_, slice, state,
                          solved_ ? solved_->stored() : StoredSlices{});
         if (options_.checkpoint_written)
@@ -72,16 +75,16 @@ private:
 
     // How the sweeps of a scheme report and checkpoint: a pawnless table or a slice alone, or a small
     // slice solved beside the others of its wave (no lines, no checkpoints, an anonymous layer log).
-    SchemeSolve setup(const IndexScheme& scheme, const ExitProbe& exits, int slice, const std::string& label,
-                      bool report_plies, bool in_wave) {
-        if (in_wave) return {scheme, exits, in_wave_, label, false, start_, {}, {}};
+    SchemeSetup setup(const IndexScheme& scheme, const ExitProbe& exits, int slice, const std::string& label,
+                      PlyLines ply_lines, SliceRun run) {
+        if (run == SliceRun::InWave) return {scheme, exits, in_wave_, label, PlyLines::Omit, start_, {}, {}};
         return {scheme,
                 exits,
                 options_,
                 label,
-                report_plies,
+                ply_lines,
                 start_,
-                [this, slice](const SolverState* state) {
+                [this, slice](const SweepState* state) {
                     // A pawnless table's first passes leave nothing to keep; a slice's leave the slices
                     // before it.
                     if (state || material_.has_pawns()) checkpoint(slice, state);
@@ -108,12 +111,12 @@ private:
             const int end = resumed_here ? k + 1 : wave_end(configs, k);
             std::vector<SolvedSlice> solved;
             if (end - k == 1) {
-                std::optional<SolverState> state;
+                std::optional<SweepState> state;
                 if (resumed_here) state = std::move(resumed->saved.state);
                 const IndexScheme scheme(material_, configs[size_t(k)]);
-                solved.push_back(solve_slice(scheme, k,
-                                             few_slices && !solved_in_waves(material_, options_.waves_below),
-                                             false, std::move(state)));
+                const bool lines = few_slices && !solved_in_waves(material_, options_.waves_below);
+                solved.push_back(solve_slice(scheme, k, lines ? PlyLines::Report : PlyLines::Omit,
+                                             SliceRun::Alone, std::move(state)));
             } else {
                 solved = solve_wave(configs, k, end);
             }
@@ -156,14 +159,15 @@ private:
     }
 
     // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
-    SolvedSlice solve_slice(const IndexScheme& scheme, int k, bool report_plies, bool in_wave,
-                            std::optional<SolverState> state) {
+    SolvedSlice solve_slice(const IndexScheme& scheme, int k, PlyLines ply_lines, SliceRun run,
+                            std::optional<SweepState> state) {
+        const bool in_wave = run == SliceRun::InWave;
         const SolveOptions& options = in_wave ? in_wave_ : options_;
         const ExitProbe exits(
             scheme, tables_, push_targets(scheme.slice_config()),
             options.promotions_in_part ? read_promotions(scheme, tables_, options.stop) : PromotionTargets{});
         const std::string name = label(k, int(configs_.size()));
-        auto values = solve_scheme(setup(scheme, exits, k, name, report_plies, in_wave), std::move(state),
+        auto values = solve_scheme(setup(scheme, exits, k, name, ply_lines, run), std::move(state),
                                    in_wave ? nullptr : std::move(log_));
         return {Table(scheme, std::move(values.bytes), std::move(values.long_values)),
                 std::move(values.survey)};
@@ -176,7 +180,8 @@ private:
         try {
             par::parallel_for(k, end, [&](int j) {
                 const IndexScheme scheme(material_, configs[size_t(j)]);
-                solved[size_t(j - k)].emplace(solve_slice(scheme, j, false, true, std::nullopt));
+                solved[size_t(j - k)].emplace(
+                    solve_slice(scheme, j, PlyLines::Omit, SliceRun::InWave, std::nullopt));
             });
         } catch (const SolveInterrupted&) {
             if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
@@ -230,7 +235,8 @@ SolvedTable solve_table(const Material& m, const TableSource& subtables, const S
     return TableSolver(m, subtables, options).run();
 }
 
-std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options) {
+std::unique_ptr<Table> solve_in_memory(const Material& m, const TableSource& subtables,
+                                       const SolveOptions& options) {
     SolvedTable solved = solve_table(m, subtables, options);
     return solved.whole ? std::move(solved.whole) : whole_table(*solved.slices);
 }

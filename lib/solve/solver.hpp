@@ -87,8 +87,8 @@ std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint);
 // The result does not depend on the number of threads.
 SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options = {});
 // The same, whole in memory (read back from the slice store when the slices were on disk).
-std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables,
-                             const SolveOptions& options = {});
+std::unique_ptr<Table> solve_in_memory(const Material& m, const TableSource& subtables,
+                                       const SolveOptions& options = {});
 // The whole table a slice store holds (every slice of its material).
 std::unique_ptr<Table> whole_table(const SliceStore& slices);
 

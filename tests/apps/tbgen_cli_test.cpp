@@ -300,8 +300,8 @@ TEST_F(TbgenCli, FullDiskStopsWithAClearErrorAndResumes) {
 namespace {
 
 // A solver state of m with nothing decided, for checkpoints written by hand.
-SolverState blank_state(const Material& m, int window, uint64_t log_length) {
-    SolverState state;
+SweepState blank_state(const Material& m, int window, uint64_t log_length) {
+    SweepState state;
     state.window = window;
     state.log_length = log_length;
     for (auto& codes : state.codes) codes.assign(IndexScheme(m).size(), state::NEVER_LOST);
@@ -318,7 +318,7 @@ TEST_F(TbgenCli, DamagedCheckpointIsSetAsideAndTheTableSolved) {
     fs::create_directories(out);
     const Material m = Material::parse("KQvK");
     const fs::path checkpoint = checkpoint_path(out, m);
-    const SolverState state = blank_state(m, 0, 0);
+    const SweepState state = blank_state(m, 0, 0);
     write_checkpoint(checkpoint, m, 0, &state, {});
     const std::string bytes = test::with_state_entries(slurp(checkpoint), uint64_t(1) << 60);
     std::ofstream(checkpoint, std::ios::binary | std::ios::trunc) << bytes;
@@ -342,7 +342,7 @@ TEST_F(TbgenCli, CheckpointWithoutItsLayerLogIsSetAside) {
     fs::create_directories(out);
     const Material m = Material::parse("KQvK");
     const fs::path checkpoint = checkpoint_path(out, m);
-    const SolverState state = blank_state(m, state::WIDEST_WINDOW, 100);
+    const SweepState state = blank_state(m, state::WIDEST_WINDOW, 100);
     write_checkpoint(checkpoint, m, 0, &state, {});
     ASSERT_FALSE(fs::exists(layer_log_path(checkpoint)));
 

@@ -578,14 +578,14 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     options.checkpoint = checkpoint;
     options.checkpoint_seconds = 0;
     options.stop = &stop;
-    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    EXPECT_THROW(solve_in_memory(m, tables, options), SolveInterrupted);
     ASSERT_TRUE(fs::exists(checkpoint));
     stop = false;
-    const auto resumed = solve(m, tables, options);
+    const auto resumed = solve_in_memory(m, tables, options);
     EXPECT_FALSE(fs::exists(checkpoint.string() + ".tmp"));
     fs::remove(checkpoint);
     fs::remove(layer_log_path(checkpoint));
-    const auto whole = solve(m, tables);
+    const auto whole = solve_in_memory(m, tables);
     EXPECT_TRUE(*resumed == *whole);
 }
 
@@ -612,16 +612,16 @@ std::vector<SolvePoint> stopped_and_resumed(const std::string& name, SolvePoint 
         points.push_back(p);
         if (p == stop_at) stop = true;
     };
-    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    EXPECT_THROW(solve_in_memory(m, tables, options), SolveInterrupted);
     const std::vector<SolvePoint> before_stop = points;
     std::optional<SolvePoint> resumed_at;
     options.checkpoint_found = [&](std::optional<SolvePoint> at, const std::string&) { resumed_at = at; };
     stop = false;
-    const auto resumed = solve(m, tables, options);
+    const auto resumed = solve_in_memory(m, tables, options);
     EXPECT_TRUE(!before_stop.empty() && resumed_at == before_stop.back());
     for (const fs::path& p : {checkpoint, layer_log_path(checkpoint), slice_store_path(checkpoint)})
         fs::remove(p);
-    EXPECT_TRUE(*resumed == *solve(m, tables));
+    EXPECT_TRUE(*resumed == *solve_in_memory(m, tables));
     return before_stop;
 }
 
@@ -659,7 +659,7 @@ TEST(JobsSolver, StopDuringTheFirstPassDropsItWithoutACheckpoint) {
     options.checkpoint = checkpoint;
     options.stop = &stop;
     try {
-        solve(Material::parse("KRvK"), tables, options);
+        solve_in_memory(Material::parse("KRvK"), tables, options);
         FAIL() << "the solve was not stopped";
     } catch (const SolveInterrupted& e) {
         EXPECT_NE(std::string(e.what()).find("first pass"), std::string::npos) << e.what();

@@ -20,8 +20,8 @@ using namespace retro::store_test;
 
 namespace {
 
-SolverState some_state(uint64_t entries) {
-    SolverState s;
+SweepState some_state(uint64_t entries) {
+    SweepState s;
     s.next_ply = 7;
     s.max_value = 12;
     s.window = 40;
@@ -31,7 +31,7 @@ SolverState some_state(uint64_t entries) {
     return s;
 }
 
-void expect_same_state(const SolverState& read, const SolverState& s) {
+void expect_same_state(const SweepState& read, const SweepState& s) {
     EXPECT_EQ(read.next_ply, s.next_ply);
     EXPECT_EQ(read.max_value, s.max_value);
     EXPECT_EQ(read.window, s.window);
@@ -40,7 +40,7 @@ void expect_same_state(const SolverState& read, const SolverState& s) {
     EXPECT_EQ(read.codes, s.codes);
 }
 
-SolverState third_slice_state(const Material& m) {
+SweepState third_slice_state(const Material& m) {
     return some_state(IndexScheme(m, pawn_configs(m)[2]).size());
 }
 
@@ -53,7 +53,7 @@ TEST(Checkpoint, WrittenStateReadsBack) {
     ScratchDir dir("checkpoint");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
-    const SolverState s = some_state(IndexScheme(m).size());
+    const SweepState s = some_state(IndexScheme(m).size());
     write_checkpoint(path, m, 0, &s, {});
     const auto read = read_checkpoint(path, m);
     ASSERT_TRUE(read);
@@ -69,7 +69,7 @@ TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
     ScratchDir dir("checkpoint-slices");
     const Material m = Material::parse("KPvK");
     const fs::path path = dir.path / "KPvK.checkpoint";
-    const SolverState s = third_slice_state(m);
+    const SweepState s = third_slice_state(m);
     write_checkpoint(path, m, 2, &s, SOME_SOLVED);
     auto read = read_checkpoint(path, m);
     ASSERT_TRUE(read);
@@ -91,7 +91,7 @@ TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
     }
 
     // A state of the wrong size, a state after the last slice, or a slice the table does not have.
-    const SolverState longer = some_state(s.codes[WHITE].size() + 1);
+    const SweepState longer = some_state(s.codes[WHITE].size() + 1);
     write_checkpoint(path, m, 2, &longer, SOME_SOLVED);
     EXPECT_FALSE(read_checkpoint(path, m));
     write_checkpoint(path, m, slices, &s, SOME_SOLVED);
@@ -101,7 +101,7 @@ TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
 
     // A pawnless table has no slice store.
     const Material pawnless = Material::parse("KQvK");
-    const SolverState whole = some_state(IndexScheme(pawnless).size());
+    const SweepState whole = some_state(IndexScheme(pawnless).size());
     write_checkpoint(path, pawnless, 0, &whole, SOME_SOLVED);
     EXPECT_FALSE(read_checkpoint(path, pawnless));
 }
@@ -112,7 +112,7 @@ TEST(Checkpoint, OlderVersionsAreRefused) {
     ScratchDir dir("checkpoint-v4");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
-    const SolverState s = some_state(IndexScheme(m).size());
+    const SweepState s = some_state(IndexScheme(m).size());
     write_checkpoint(path, m, 0, &s, {});
     for (char version : {'3', '4'}) {
         std::string bytes = read_bytes(path);
@@ -127,7 +127,7 @@ TEST(Checkpoint, DamagedFilesReadAsNothing) {
     ScratchDir dir("checkpoint-damaged");
     const Material m = Material::parse("KPvK");
     const fs::path path = dir.path / "KPvK.checkpoint";
-    const SolverState s = third_slice_state(m);
+    const SweepState s = third_slice_state(m);
     write_checkpoint(path, m, 2, &s, SOME_SOLVED);
     const std::string good = read_bytes(path);
 
@@ -191,7 +191,7 @@ TEST(Checkpoint, ResumedArraysAreOnHugePages) {
     ScratchDir dir("checkpoint-huge");
     const Material m = Material::parse("KRPvKR");
     const fs::path path = dir.path / "KRPvKR.checkpoint";
-    const SolverState s = some_state(IndexScheme(m, pawn_configs(m)[0]).size());
+    const SweepState s = some_state(IndexScheme(m, pawn_configs(m)[0]).size());
     ASSERT_GE(s.codes[WHITE].size(), uint64_t(4) << 20);  // holds whole 2 MiB pages
     write_checkpoint(path, m, 0, &s, {});
     const auto read = read_checkpoint(path, m);

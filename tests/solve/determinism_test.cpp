@@ -63,7 +63,7 @@ void expect_same_files_for_1_2_3_threads(const std::string& name, const WriteOpt
     std::unique_ptr<Table> first;
     for (int threads : {1, 2, 3}) {
         std::unique_ptr<Table> table;
-        with_exactly(threads, [&] { table = solve(m, subtables); });
+        with_exactly(threads, [&] { table = solve_in_memory(m, subtables); });
         const fs::path file = table_path(dir.path / std::to_string(threads), m);
         fs::create_directories(file.parent_path());
         write_table(*table, file, options);
@@ -126,7 +126,8 @@ TEST(Determinism, KRPvKCheckpoint) {
         options.checkpoint = dir.path / (std::to_string(threads) + ".checkpoint");
         options.waves_below = 1 << 17;  // the slices solved alone, their sweeps in parallel chunks
         options.stop = &stop;
-        with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), SolveInterrupted); });
+        with_exactly(threads,
+                     [&] { EXPECT_THROW(solve_in_memory(m, subtables, options), SolveInterrupted); });
         const std::string store = file_bytes(slice_store_path(options.checkpoint));
         const std::string bytes =
             file_bytes(options.checkpoint) + file_bytes(layer_log_path(options.checkpoint)) + store;

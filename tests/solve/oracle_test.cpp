@@ -173,8 +173,8 @@ TEST(SolverOracle, MatesUpToTheLongestTheValuesHold) {
     const Tablebase none;
     SolveOptions at_limit;
     at_limit.longest_mate = 32;
-    EXPECT_TRUE(*solve(reference->material(), none, at_limit) == *reference);
+    EXPECT_TRUE(*solve_in_memory(reference->material(), none, at_limit) == *reference);
     SolveOptions below;
     below.longest_mate = 31;
-    EXPECT_THROW(solve(reference->material(), none, below), SolveError);
+    EXPECT_THROW(solve_in_memory(reference->material(), none, below), SolveError);
 }

@@ -17,7 +17,7 @@ void expect_same_values_in_narrow_windows(const std::string& material) {
     for (int window : {3, 12}) {
         SolveOptions narrow;
         narrow.window = window;
-        EXPECT_TRUE(*solve(reference->material(), subtables, narrow) == *reference)
+        EXPECT_TRUE(*solve_in_memory(reference->material(), subtables, narrow) == *reference)
             << material << " in a window of " << window << " plies";
     }
 }

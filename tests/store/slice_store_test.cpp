@@ -151,7 +151,7 @@ TEST(SlicesOnDisk, StoppedAndResumed) {
     EXPECT_TRUE(*solved_on_disk(m, tables, options) == *tables.find(m));
     EXPECT_EQ(resumed, "24:0");
     options.slices_on_disk = false;
-    EXPECT_TRUE(*solve(m, tables, options) == *tables.find(m));  // the store read into memory
+    EXPECT_TRUE(*solve_in_memory(m, tables, options) == *tables.find(m));  // the store read into memory
 }
 
 // A pawn table written from its slice store, a few slices in memory at a time, stores its entries
@@ -188,7 +188,7 @@ namespace {
 std::unique_ptr<Table> solved_with_promotions_in_part(const Material& m, const TableSource& subtables) {
     SolveOptions options;
     options.promotions_in_part = true;
-    return solve(m, subtables, options);
+    return solve_in_memory(m, subtables, options);
 }
 
 // The sub-tables of m (solved in memory) written into dir: settled by exits, or self-contained.

@@ -13,7 +13,7 @@ namespace retro::testing {
 // A Tablebase holding the named materials, solved in the order given (sub-tables first).
 inline std::unique_ptr<Tablebase> solve_tables(const std::vector<std::string>& names) {
     auto tables = std::make_unique<Tablebase>();
-    for (const auto& name : names) tables->add(solve(Material::parse(name), *tables));
+    for (const auto& name : names) tables->add(solve_in_memory(Material::parse(name), *tables));
     return tables;
 }
 

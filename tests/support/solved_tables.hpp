@@ -31,10 +31,10 @@ namespace retro::test {
 inline std::shared_ptr<const Table> solved_or_shared(const Material& m, const Tablebase& tables) {
     namespace fs = std::filesystem;
     const char* shared = std::getenv("RETRO_TEST_TABLES");
-    if (!shared || !*shared) return solve(m, tables);
+    if (!shared || !*shared) return solve_in_memory(m, tables);
     const fs::path path = table_path(shared, m);
     if (fs::exists(path)) return read_table(path);
-    std::shared_ptr<const Table> table = solve(m, tables);
+    std::shared_ptr<const Table> table = solve_in_memory(m, tables);
     // Written under a name of this process, then renamed: two processes may solve the same table at
     // once, and a reader sees only a complete file.
     const fs::path own = fs::path(shared) / ("writing-" + std::to_string(getpid()));

@@ -55,7 +55,7 @@ inline const Tablebase& small_tables() {
         auto tb = std::make_unique<Tablebase>();
         for (const Material& m :
              build_order({Material::parse("KQvK"), Material::parse("KRvK"), Material::parse("KPvK")}))
-            tb->add(solve(m, *tb));
+            tb->add(solve_in_memory(m, *tb));
         return tb;
     }();
     return *tables;

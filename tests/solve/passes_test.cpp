@@ -1,0 +1,148 @@
+// The passes of one scheme's solve, each run on its own over a small table and checked against the
+// independent figures of tests/data/oracle (counted over the whole board: each entry weighted by the
+// positions it stands for): the mates the first pass finds, the wins in 1 that the sweep of the
+// mates offers (its updates collected first, then applied, as a solve over several processes would),
+// and the longest mates and whole histograms the sweeps reach with a narrow window of plies.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../oracle.hpp"
+#include "probe/tablebase.hpp"
+#include "solve/far_codes.hpp"
+#include "solve/final_values.hpp"
+#include "solve/first_pass.hpp"
+#include "solve/layer_sweep.hpp"
+#include "solve/promotion_pass.hpp"
+#include "solve/statistics.hpp"
+
+using namespace retro;
+using retro::test::read_oracle;
+
+namespace {
+
+// A scheme's solve from the start, without checkpoints or progress lines.
+struct PassesOf {
+    explicit PassesOf(const std::string& material, int window = state::WIDEST_WINDOW)
+        : scheme(Material::parse(material)), exits(scheme, subtables), options(narrowed(window)) {}
+
+    static SolveOptions narrowed(int window) {
+        SolveOptions o;
+        o.window = window;
+        return o;
+    }
+
+    // The positions over the whole board of the legal entries of `side` whose code `wanted` accepts.
+    template <class Wanted>
+    uint64_t positions(const SchemeContext& c, Color side, Wanted&& wanted) const {
+        uint64_t count = 0;
+        for_each_legal_entry(scheme, side, 0, scheme.size(),
+                             [&](uint64_t i, const Placement&, const Position& pos) {
+                                 if (wanted(c.state.codes[side][i])) count += uint64_t(scheme.weight(pos));
+                             });
+        return count;
+    }
+
+    Tablebase subtables;  // a 3-man table's captures reach bare kings only
+    IndexScheme scheme;
+    ExitProbe exits;
+    SolveOptions options;
+    SchemeSetup setup{
+        scheme, exits, options, scheme.material().name(), PlyLines::Omit, std::chrono::steady_clock::now(),
+        {},     {}};
+};
+
+// The oracle's figure `column` of a 3-man material and side to move ("wtm", "btm").
+uint64_t three_man(const std::string& material, const std::string& side, const std::string& column) {
+    for (const auto& row : read_oracle("three-man.tsv"))
+        if (row.at("material") == material && row.at("side_to_move") == side)
+            return std::stoull(row.at(column));
+    ADD_FAILURE() << material << " " << side << " missing from three-man.tsv";
+    return 0;
+}
+
+// The oracle's count of positions at distance `key` ("win1", "loss0") of a 3-man material.
+uint64_t histogram(const std::string& material, const std::string& side, const std::string& key) {
+    for (const auto& row : read_oracle("three-man.tsv")) {
+        if (row.at("material") != material || row.at("side_to_move") != side) continue;
+        const std::string text = " " + row.at("histogram") + " ", item = " " + key + ":";
+        const auto at = text.find(item);
+        return at == std::string::npos ? 0 : std::stoull(text.substr(at + item.size()));
+    }
+    ADD_FAILURE() << material << " " << side << " missing from three-man.tsv";
+    return 0;
+}
+
+}  // namespace
+
+TEST(SolverPasses, FirstPassFindsTheMatesAndCountsTheOthersMoves) {
+    PassesOf t("KQvK");
+    SchemeContext c(t.setup, std::nullopt);
+    first_pass(c);
+    const state::Code mated = c.window.code(0);
+    EXPECT_EQ(t.positions(c, BLACK, [&](state::Code code) { return code == mated; }),
+              three_man("KQvK", "btm", "checkmated"));
+    // White never mates in 0 plies and never leaves the table: every legal entry counts its moves.
+    EXPECT_EQ(t.positions(c, WHITE, [&](state::Code code) { return code == mated; }), 0u);
+    EXPECT_EQ(t.positions(c, WHITE, [](state::Code code) { return code > 0 && state::undecided(code); }),
+              three_man("KQvK", "wtm", "legal"));
+    EXPECT_EQ(c.max_value.load(), 0);
+    EXPECT_TRUE(c.pending[BLACK][mated].load());
+}
+
+TEST(SolverPasses, SweepOfTheMatesOffersTheWinsInOne) {
+    PassesOf t("KQvK");
+    SchemeContext c(t.setup, std::nullopt);
+    first_pass(c);
+    promotion_pass(c);  // KQvK has no pawn: nothing to do
+    LayerLog log("", 0, 0);
+    // The updates of ply 0 found first and applied after, in another order.
+    std::vector<std::pair<Color, uint64_t>> updates;
+    const uint64_t mates =
+        sweep_layer(c, log, BLACK, 0, [&](Color side, uint64_t i) { updates.emplace_back(side, i); });
+    EXPECT_GT(mates, 0u);
+    EXPECT_GE(updates.size(), mates);
+    EXPECT_EQ(sweep_layer(c, log, WHITE, 0, [](Color, uint64_t) { ADD_FAILURE() << "white is never mated"; }),
+              0u);
+    const OfferWin offer{c, 0};
+    for (auto it = updates.rbegin(); it != updates.rend(); ++it) offer(it->first, it->second);
+    const state::Code won_in_one = c.window.code(1);
+    EXPECT_EQ(t.positions(c, WHITE, [&](state::Code code) { return code == won_in_one; }),
+              histogram("KQvK", "wtm", "win1"));
+    EXPECT_EQ(t.positions(c, BLACK, [](state::Code code) { return code == state::DONE_LOSS; }),
+              three_man("KQvK", "btm", "checkmated"));
+    EXPECT_EQ(c.max_value.load(), 1);
+}
+
+// Every pass in order, as the solve runs them, with a window of 4 plies: most distances are found
+// beyond it, kept as far codes and derived again by the far-code scans.
+TEST(SolverPasses, SweepsWithANarrowWindowReachTheOraclesValues) {
+    for (const std::string material : {"KQvK", "KRvK"}) {
+        PassesOf t(material, 4);
+        SchemeContext c(t.setup, std::nullopt);
+        LayerLog log("", 0, 0);
+        first_pass(c);
+        promotion_pass(c);
+        uint64_t entries = 0;
+        for (int n = 0; n <= c.max_value.load(); ++n) {
+            if (n % c.window.refresh() == 0) refresh_far(c, n);
+            entries += sweep_ply(c, log, n);
+        }
+        EXPECT_EQ(c.max_value.load(), material == "KQvK" ? 20 : 32) << material;
+        SolvedScheme values = final_values(c, log);
+        const Table table(Material::parse(material), std::move(values.bytes), std::move(values.long_values));
+        const TableStatistics s = compute_statistics(table);
+        for (Color side : {WHITE, BLACK}) {
+            const std::string stm = side == WHITE ? "wtm" : "btm";
+            EXPECT_EQ(s.side[side].wins, three_man(material, stm, "win")) << material << " " << stm;
+            EXPECT_EQ(s.side[side].losses, three_man(material, stm, "loss")) << material << " " << stm;
+            EXPECT_EQ(s.side[side].draws, three_man(material, stm, "draw")) << material << " " << stm;
+        }
+        EXPECT_EQ(s.side[WHITE].longest_win(), material == "KQvK" ? 19 : 31);
+        EXPECT_EQ(s.side[BLACK].longest_loss(), material == "KQvK" ? 20 : 32);
+        EXPECT_GT(entries, 0u);
+    }
+}
