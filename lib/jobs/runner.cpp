@@ -31,15 +31,11 @@ void remove_if_present(const std::filesystem::path& path,
     if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
 }
 
-// Beside a checkpoint: "POINT SECONDS", the seconds the table had taken when the checkpoint of POINT
-// (a SolvePoint: slice and ply) was written. A checkpoint must stay byte-identical for any run, so the time
-// is kept apart.
-std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {
-    return checkpoint.string() + ".seconds";
-}
-
+// Beside a checkpoint (checkpoint_seconds_path): "POINT SECONDS", the seconds the table had taken when
+// the checkpoint of POINT (a SolvePoint: slice and ply) was written. A checkpoint must stay
+// byte-identical for any run, so the time is kept apart.
 void write_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply, double seconds) {
-    const std::filesystem::path path = elapsed_path(checkpoint), tmp = path.string() + ".tmp";
+    const std::filesystem::path path = checkpoint_seconds_path(checkpoint), tmp = temporary_path(path);
     {
         std::ofstream out(tmp);
         out << ply << ' ' << seconds << '\n';
@@ -51,7 +47,7 @@ void write_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply, doub
 
 // The seconds spent before the checkpoint of `ply` (a SolvePoint), when the file beside it is of that point.
 std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply) {
-    std::ifstream in(elapsed_path(checkpoint));
+    std::ifstream in(checkpoint_seconds_path(checkpoint));
     SolvePoint at = -1;
     double seconds = -1;
     if (in >> at >> seconds && at == ply && seconds >= 0) return seconds;
@@ -179,8 +175,8 @@ void JobRun::tidy_complete(const Material& m) {
     const auto file = table_path(plan_.dir, m);
     const auto checkpoint = checkpoint_path(plan_.dir, m);
     // A write cut short by a kill leaves these; the writer of a table to build goes on from them.
-    remove_if_present(file.string() + ".tmp", options_.note);
-    remove_if_present(file.string() + ".tmp.journal", options_.note);
+    remove_if_present(temporary_path(file), options_.note);
+    remove_if_present(write_journal_path(file), options_.note);
     note(m.name() + ": complete, skipped");
     if (options_.wdl && !std::filesystem::exists(wdl_path(plan_.dir, m))) {
         const TableLock lock(plan_.dir, m);
@@ -188,7 +184,7 @@ void JobRun::tidy_complete(const Material& m) {
     }
     remove_if_present(checkpoint, options_.note);  // left by a kill after the file was renamed
     remove_solve_files(checkpoint, options_.note);
-    remove_if_present(elapsed_path(checkpoint), options_.note);
+    remove_if_present(checkpoint_seconds_path(checkpoint), options_.note);
 }
 
 void JobRun::write_exact_copy(const TableValues& values, SideSet sides) {
@@ -247,8 +243,8 @@ void JobRun::remove_spent_copies(const std::map<Material, bool>& complete) {
         if (complete.at(t.material) && !read_later.contains(t.material)) {
             const auto copy = exact_copy_path(plan_.dir, t.material);
             remove_if_present(copy, options_.note);
-            remove_if_present(copy.string() + ".tmp", options_.note);  // a write of it killed
-            remove_if_present(copy.string() + ".tmp.journal", options_.note);
+            remove_if_present(temporary_path(copy), options_.note);  // a write of it killed
+            remove_if_present(write_journal_path(copy), options_.note);
         }
 }
 
@@ -258,8 +254,8 @@ bool JobRun::build(const PlannedTable& t) {
     const auto checkpoint = checkpoint_path(plan_.dir, m);
     status_.material = m;
     status_.table = progress_.tables_done() + 1;
-    remove_if_present(checkpoint.string() + ".tmp", options_.note);
-    remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
+    remove_if_present(temporary_path(checkpoint), options_.note);
+    remove_if_present(temporary_path(checkpoint_seconds_path(checkpoint)), options_.note);
 
     const MemoryPlan memory = plan_.memory(m);
     std::string start("[");
@@ -346,7 +342,7 @@ bool JobRun::build(const PlannedTable& t) {
         report(m.name() + ": stopped while writing; " +
                (resumable ? "a rerun resumes from " + checkpoint.string()
                           : std::string("no checkpoint: a rerun solves it again")) +
-               ", then keeps the blocks already written to " + file.string() + ".tmp");
+               ", then keeps the blocks already written to " + temporary_path(file).string());
         return false;
     };
     const auto write_start = ActiveClock::now();
@@ -364,7 +360,7 @@ bool JobRun::build(const PlannedTable& t) {
     const double write_seconds = seconds_since(write_start);
     remove_if_present(checkpoint, options_.note);
     remove_solve_files(checkpoint, options_.note);
-    remove_if_present(elapsed_path(checkpoint), options_.note);
+    remove_if_present(checkpoint_seconds_path(checkpoint), options_.note);
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.3g", double(2 * t.entries) / std::max(solve_seconds, 1e-9));
     std::error_code ec;
