@@ -102,7 +102,7 @@ void write_identical_copy(const Table& table, const Copies& copies) {
 // ReadStopped, within a second.
 void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir_b, size_t examples,
              const Copies& copies, Tally& tally) {
-    const fs::path a = dir_a / (name + ".rtb"), b = dir_b / (name + ".rtb");
+    const fs::path a = dir_a / (name + TABLE_EXTENSION), b = dir_b / (name + TABLE_EXTENSION);
     for (const fs::path& p : {a, b})
         if (!fs::exists(p)) {
             std::cout << name << ": MISSING: no " << p.string() << "\n";

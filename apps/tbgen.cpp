@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
         const int threads = vm["threads"].as<int>();
         if (threads < 0) throw std::runtime_error("--threads must be 0 (all cores) or more");
         const bool is_files =
-            vm.count("verify") && !args.empty() && args.front().find(".rtb") != std::string::npos;
+            vm.count("verify") && !args.empty() && args.front().find(TABLE_EXTENSION) != std::string::npos;
         if (is_files) return with_threads(threads, [&] { return verify_files(args); });
 
         GenerateArgs a;

@@ -322,7 +322,7 @@ void check_writable_dir(const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw JobError("cannot create the output directory " + dir.string() + ": " + ec.message());
     if (!std::filesystem::is_directory(dir)) throw JobError(dir.string() + " is not a directory");
-    const std::filesystem::path probe = dir / (".tbgen-write-test." + std::to_string(::getpid()));
+    const std::filesystem::path probe = write_test_path(dir, ::getpid());
     const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
         throw JobError("the output directory " + dir.string() + " is not writable: " + std::strerror(errno));

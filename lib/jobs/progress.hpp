@@ -21,6 +21,7 @@
 
 #include "index/material.hpp"
 #include "jobs/active_clock.hpp"
+#include "store/table_paths.hpp"
 
 namespace retro {
 
@@ -44,9 +45,6 @@ constexpr double PROGRESS_LINE_SECONDS = 30;
 std::function<void(uint64_t, uint64_t)> percent_lines(std::string doing,
                                                       std::chrono::steady_clock::time_point& last_line,
                                                       std::function<void(const std::string&)> line);
-
-// DIR/tbgen.times: the times of the tables a job built in DIR, which later jobs read back.
-inline std::filesystem::path times_file_path(const std::filesystem::path& dir) { return dir / "tbgen.times"; }
 
 class JobProgress {
 public:

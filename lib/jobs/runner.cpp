@@ -31,15 +31,11 @@ void remove_if_present(const std::filesystem::path& path,
     if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
 }
 
-// Beside a checkpoint: "POINT SECONDS", the seconds the table had taken when the checkpoint of POINT
-// (a SolvePoint: slice and ply) was written. A checkpoint must stay byte-identical for any run, so the time
-// is kept apart.
-std::filesystem::path elapsed_path(const std::filesystem::path& checkpoint) {
-    return checkpoint.string() + ".seconds";
-}
-
+// Beside a checkpoint (checkpoint_seconds_path): "POINT SECONDS", the seconds the table had taken when
+// the checkpoint of POINT (a SolvePoint: slice and ply) was written. A checkpoint must stay
+// byte-identical for any run, so the time is kept apart.
 void write_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply, double seconds) {
-    const std::filesystem::path path = elapsed_path(checkpoint), tmp = path.string() + ".tmp";
+    const std::filesystem::path path = checkpoint_seconds_path(checkpoint), tmp = temporary_path(path);
     {
         std::ofstream out(tmp);
         out << ply << ' ' << seconds << '\n';
@@ -51,7 +47,7 @@ void write_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply, doub
 
 // The seconds spent before the checkpoint of `ply` (a SolvePoint), when the file beside it is of that point.
 std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, SolvePoint ply) {
-    std::ifstream in(elapsed_path(checkpoint));
+    std::ifstream in(checkpoint_seconds_path(checkpoint));
     SolvePoint at = -1;
     double seconds = -1;
     if (in >> at >> seconds && at == ply && seconds >= 0) return seconds;
@@ -230,8 +226,8 @@ void JobRun::tidy_complete(const Material& m) {
     const auto file = table_path(plan_.dir, m);
     const auto checkpoint = checkpoint_path(plan_.dir, m);
     // A write cut short by a kill leaves these; the writer of a table to build goes on from them.
-    remove_if_present(file.string() + ".tmp", options_.note);
-    remove_if_present(file.string() + ".tmp.journal", options_.note);
+    remove_if_present(temporary_path(file), options_.note);
+    remove_if_present(write_journal_path(file), options_.note);
     note(m.name() + ": complete, skipped");
     if (options_.wdl && !std::filesystem::exists(wdl_path(plan_.dir, m))) {
         const TableLock lock(plan_.dir, m);
@@ -239,7 +235,7 @@ void JobRun::tidy_complete(const Material& m) {
     }
     remove_if_present(checkpoint, options_.note);  // left by a kill after the file was renamed
     remove_solve_files(checkpoint, options_.note);
-    remove_if_present(elapsed_path(checkpoint), options_.note);
+    remove_if_present(checkpoint_seconds_path(checkpoint), options_.note);
 }
 
 void JobRun::complete_chain(const Material& m, const MemoryPlan& memory) {
@@ -269,8 +265,8 @@ bool JobRun::build(const PlannedTable& t) {
     status_.material = m;
     status_.table = progress_.tables_done() + 1;
     const auto checkpoint = checkpoint_path(plan_.dir, m);
-    remove_if_present(checkpoint.string() + ".tmp", options_.note);
-    remove_if_present(elapsed_path(checkpoint).string() + ".tmp", options_.note);
+    remove_if_present(temporary_path(checkpoint), options_.note);
+    remove_if_present(temporary_path(checkpoint_seconds_path(checkpoint)), options_.note);
     announce(t, t.memory);
     const auto started = ActiveClock::now();
     progress_.table_started(m);
@@ -358,7 +354,7 @@ bool JobRun::write(TableBuild& b) {
         report(m.name() + ": stopped while writing; " +
                (resumable ? "a rerun resumes from " + b.checkpoint.string()
                           : std::string("no checkpoint: a rerun solves it again")) +
-               ", then keeps the blocks already written to " + b.file.string() + ".tmp");
+               ", then keeps the blocks already written to " + temporary_path(b.file).string());
         return false;
     };
     const auto write_start = ActiveClock::now();
@@ -376,7 +372,7 @@ bool JobRun::write(TableBuild& b) {
     b.write_seconds = seconds_since(write_start);
     remove_if_present(b.checkpoint, options_.note);
     remove_solve_files(b.checkpoint, options_.note);
-    remove_if_present(elapsed_path(b.checkpoint), options_.note);
+    remove_if_present(checkpoint_seconds_path(b.checkpoint), options_.note);
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.3g", double(2 * b.planned.entries) / std::max(b.solve_seconds, 1e-9));
     std::error_code ec;

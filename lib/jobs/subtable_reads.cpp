@@ -8,6 +8,7 @@
 #include "probe/tablebase.hpp"
 #include "store/store_error.hpp"
 #include "store/table_file.hpp"
+#include "store/table_paths.hpp"
 
 namespace retro {
 
@@ -65,8 +66,8 @@ void SubtableReads::remove_spent(const std::map<Material, bool>& complete) const
         if (complete.at(t.material) && !read_later.contains(t.material)) {
             const auto copy = exact_copy_path(plan_.dir, t.material);
             remove(copy);
-            remove(copy.string() + ".tmp");  // a write of it killed
-            remove(copy.string() + ".tmp.journal");
+            remove(temporary_path(copy));  // a write of it killed
+            remove(write_journal_path(copy));
         }
 }
 

@@ -12,14 +12,12 @@
 #include <filesystem>
 
 #include "index/material.hpp"
+#include "store/table_paths.hpp"
 
 namespace retro {
 
 // The byte of DIR/.tbgen.lock that stands for m: its piece counts as digits, unique per material.
 uint64_t table_lock_byte(const Material& m);
-
-// DIR/.tbgen.lock.
-inline std::filesystem::path table_lock_path(const std::filesystem::path& dir) { return dir / ".tbgen.lock"; }
 
 // Whether another process holds m's lock in dir (asked with F_OFD_GETLK, which takes nothing, so a
 // process looking never makes another miss its table). False when the lock file cannot be read.

@@ -8,6 +8,7 @@
 #include "solve/huge_pages.hpp"
 #include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
+#include "store/table_paths.hpp"
 
 namespace retro {
 
@@ -126,7 +127,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
 }
 
 std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path) {
-    const std::filesystem::path damaged = path.string() + ".damaged";
+    const std::filesystem::path damaged = damaged_checkpoint_path(path);
     std::error_code ec;
     std::filesystem::rename(path, damaged, ec);
     if (!ec) return damaged;

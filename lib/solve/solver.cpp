@@ -219,18 +219,6 @@ private:
 
 }  // namespace
 
-std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m) {
-    return dir / (m.name() + ".checkpoint");
-}
-
-std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint) {
-    return std::filesystem::path(checkpoint).replace_extension(".layers");
-}
-
-std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint) {
-    return std::filesystem::path(checkpoint).replace_extension(".slices");
-}
-
 SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options) {
     return TableSolver(m, subtables, options).run();
 }

@@ -17,6 +17,7 @@
 #include "solve/solve_error.hpp"
 #include "store/dtm.hpp"
 #include "store/slice_store.hpp"
+#include "store/table_paths.hpp"
 #include "store/table_source.hpp"
 #include "store/write_survey.hpp"
 
@@ -75,13 +76,6 @@ struct SolvedTable {
     std::unique_ptr<SliceStore> slices;
     std::optional<WriteSurvey> survey;
 };
-
-// dir/KQvKR.checkpoint
-std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m);
-// The layer log kept beside a checkpoint (dir/KQvKR.layers): part of the solve in progress.
-std::filesystem::path layer_log_path(const std::filesystem::path& checkpoint);
-// A pawn table's slice store kept beside a checkpoint (dir/KRPvKR.slices): the slices solved so far.
-std::filesystem::path slice_store_path(const std::filesystem::path& checkpoint);
 
 // Solves material m (canonical). Every table one capture or promotion away must be in `subtables`.
 // The result does not depend on the number of threads.

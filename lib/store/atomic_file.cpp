@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "store/store_error.hpp"
+#include "store/table_paths.hpp"
 
 namespace retro {
 
@@ -24,13 +25,13 @@ void sync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path), tmp_(path.string() + ".tmp") {
+AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path), tmp_(temporary_path(path).string()) {
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) throw StoreError(path_.string() + ": cannot create " + tmp_ + ": " + std::strerror(errno));
 }
 
 AtomicFile::AtomicFile(const std::filesystem::path& path, uint64_t kept)
-    : path_(path), tmp_(path.string() + ".tmp") {
+    : path_(path), tmp_(temporary_path(path).string()) {
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) throw StoreError(path_.string() + ": cannot reopen " + tmp_ + ": " + std::strerror(errno));
     if (::ftruncate(fd_, off_t(kept)) != 0) fail("cannot cut the temporary file");

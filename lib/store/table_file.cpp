@@ -107,18 +107,6 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
 
 }  // namespace
 
-std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m) {
-    return dir / (m.name() + ".rtb");
-}
-
-std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m) {
-    return dir / (m.name() + ".rtw");
-}
-
-std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m) {
-    return dir / (m.name() + ".exact");
-}
-
 bool exact_copy_current(const std::filesystem::path& dir, const Material& m,
                         const std::filesystem::path& copy_dir, SideSet sides) {
     std::error_code ec;
@@ -153,7 +141,8 @@ WriteOptions exact_copy_options(SideSet sides) {
 std::set<std::string> table_file_names(const std::filesystem::path& dir) {
     std::set<std::string> names;
     for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.is_regular_file() && e.path().extension() == ".rtb") names.insert(e.path().stem().string());
+        if (e.is_regular_file() && e.path().extension() == TABLE_EXTENSION)
+            names.insert(e.path().stem().string());
     return names;
 }
 

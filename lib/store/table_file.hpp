@@ -17,20 +17,13 @@
 #include "store/codec.hpp"
 #include "store/store_error.hpp"
 #include "store/table.hpp"
+#include "store/table_paths.hpp"
 #include "store/table_values.hpp"
 #include "store/wdl.hpp"
 #include "store/write_survey.hpp"
 
 namespace retro {
 
-// dir/KQvKR.rtb
-std::filesystem::path table_path(const std::filesystem::path& dir, const Material& m);
-// dir/KQvKR.rtw
-std::filesystem::path wdl_path(const std::filesystem::path& dir, const Material& m);
-// dir/KQvKR.exact: a job's (or tbpack's, tbdiff's) exact copy of a table whose file settles values by exits,
-// self-contained and quick to write and read, for the later tables of the job that read it whole
-// (completing the settled file costs a search per entry, recursively: docs/guide.md, "Exact copies").
-std::filesystem::path exact_copy_path(const std::filesystem::path& dir, const Material& m);
 // Whether m's exact copy is in copy_dir (default: dir), not older than m's file in dir (a copy
 // older than its file was left by an earlier solve) and holds the values of `sides` to move (a copy
 // of a table read for one side keeps that side only). Its contents are checked when it is read.

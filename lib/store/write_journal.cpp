@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "store/store_error.hpp"
+#include "store/table_paths.hpp"
 
 namespace retro {
 
@@ -29,8 +30,8 @@ T load(const char* p) {
 }  // namespace
 
 WriteJournal::WriteJournal(const std::filesystem::path& path, uint64_t fingerprint, uint64_t header_bytes)
-    : tmp_(path.string() + ".tmp"),
-      journal_(path.string() + ".tmp.journal"),
+    : tmp_(temporary_path(path)),
+      journal_(write_journal_path(path)),
       header_bytes_(header_bytes),
       fingerprint_(fingerprint) {
     static_assert(std::endian::native == std::endian::little, "the journal is little-endian");

@@ -327,12 +327,13 @@ TEST_F(TbgenCli, DamagedCheckpointIsSetAsideAndTheTableSolved) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("KQvK: warning: " + checkpoint.string() + " is damaged"), std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("set aside as " + checkpoint.string() + ".damaged"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("set aside as " + damaged_checkpoint_path(checkpoint).string()), std::string::npos)
+        << r.err;
     EXPECT_EQ(r.err.find("resuming"), std::string::npos) << r.err;
     EXPECT_NE(slurp(out / "tbgen.log").find("KQvK: warning:"), std::string::npos);
     EXPECT_TRUE(table_file_valid(out / "KQvK.rtb"));
     EXPECT_FALSE(fs::exists(checkpoint));
-    EXPECT_TRUE(slurp(checkpoint.string() + ".damaged") == bytes);
+    EXPECT_TRUE(slurp(damaged_checkpoint_path(checkpoint)) == bytes);
 }
 
 // A checkpoint that is intact but whose layer log is missing (the distances it found before) is set

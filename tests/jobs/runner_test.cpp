@@ -217,14 +217,14 @@ TEST_F(JobsRunner, DamagedOrPartialFilesAreRebuilt) {
         if (e.path().extension() == ".rtb") fs::copy_file(e.path(), dir / e.path().filename());
     const auto kqk = table_path(dir, Material::parse("KQvK"));  // third in the order
     fs::resize_file(kqk, fs::file_size(kqk) - 100);             // truncated
-    std::ofstream(table_path(dir, Material::parse("KRvK")).string() + ".tmp") << "partial";  // a killed write
+    std::ofstream(temporary_path(table_path(dir, Material::parse("KRvK")))) << "partial";  // a killed write
     const JobPlan plan = make_plan(KPK, dir);
     ASSERT_EQ(plan.to_build(), 1);
     EXPECT_FALSE(plan.tables[2].complete);
     const JobResult r = run_job(plan, {});
     ASSERT_EQ(r.built.size(), 1u);
     EXPECT_EQ(r.built[0].material.name(), "KQvK");
-    EXPECT_FALSE(fs::exists(table_path(dir, Material::parse("KRvK")).string() + ".tmp"));
+    EXPECT_FALSE(fs::exists(temporary_path(table_path(dir, Material::parse("KRvK")))));
     expect_same_files(dir);
 }
 
@@ -348,7 +348,7 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
 
     // Beside the checkpoint, the point it resumes at (slice 13, ply 0) and the seconds spent so far.
     // Pretend they were 1000: the resumed table's time and its line in tbgen.times must count them.
-    const fs::path elapsed = checkpoint.string() + ".seconds";
+    const fs::path elapsed = checkpoint_seconds_path(checkpoint);
     SolvePoint point = -1;
     double seconds = -1;
     ASSERT_TRUE(std::ifstream(elapsed) >> point >> seconds) << "no " << elapsed;
@@ -408,7 +408,7 @@ TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {
         EXPECT_EQ(stopped.stopped_at, "writing KPvK");
         EXPECT_EQ(stopped.built.size(), at == "KPvK: writing " ? 4u : 0u);  // the sub-tables first
         EXPECT_FALSE(fs::exists(kpk)) << at;
-        EXPECT_TRUE(fs::exists(kpk.string() + ".tmp")) << at;
+        EXPECT_TRUE(fs::exists(temporary_path(kpk))) << at;
         EXPECT_FALSE(fs::exists(layer_log_path(checkpoint_path(dir, Material::parse("KPvK"))))) << at;
         // Solved from the start, the table's survey came with it: no search for exits.
         const bool searched = std::ranges::any_of(
@@ -421,8 +421,8 @@ TEST_F(JobsRunner, StopWhileWritingLeavesNoFileAndARerunWritesTheSameBytes) {
     EXPECT_FALSE(second.interrupted);
     EXPECT_EQ(second.built.size(), 1u);
     expect_same_files(dir);
-    EXPECT_FALSE(fs::exists(kpk.string() + ".tmp"));
-    EXPECT_FALSE(fs::exists(kpk.string() + ".tmp.journal"));
+    EXPECT_FALSE(fs::exists(temporary_path(kpk)));
+    EXPECT_FALSE(fs::exists(write_journal_path(kpk)));
 }
 
 TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
@@ -438,7 +438,7 @@ TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
 
     // What a kill right after block 10 leaves: FILE.tmp and its journal (copied then, since the stop
     // that follows keeps a few more blocks).
-    const fs::path tmp = kpk.string() + ".tmp", journal = kpk.string() + ".tmp.journal";
+    const fs::path tmp = temporary_path(kpk), journal = write_journal_path(kpk);
     std::atomic<bool> stop{false};
     WriteOptions killed = options.write;
     killed.stop = &stop;
@@ -512,7 +512,7 @@ TEST_F(JobsRunner, AResumedTableWithoutItsEarlierTimeIsNotTimed) {
     std::atomic<bool> stop{false};
     JobOptions options = stopping_after_slice_12_of_kpvk(stop);
     ASSERT_TRUE(run_job(make_plan(KPK, dir), options).interrupted);
-    const fs::path elapsed = checkpoint_path(dir, Material::parse("KPvK")).string() + ".seconds";
+    const fs::path elapsed = checkpoint_seconds_path(checkpoint_path(dir, Material::parse("KPvK")));
     ASSERT_TRUE(fs::exists(elapsed));
     std::ofstream(elapsed) << "1 1000\n";  // slice 1, ply 1: no checkpoint of this table stops there
     stop = false;
@@ -582,7 +582,7 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
     ASSERT_TRUE(fs::exists(checkpoint));
     stop = false;
     const auto resumed = solve_in_memory(m, tables, options);
-    EXPECT_FALSE(fs::exists(checkpoint.string() + ".tmp"));
+    EXPECT_FALSE(fs::exists(temporary_path(checkpoint)));
     fs::remove(checkpoint);
     fs::remove(layer_log_path(checkpoint));
     const auto whole = solve_in_memory(m, tables);

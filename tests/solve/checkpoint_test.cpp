@@ -13,6 +13,7 @@
 #include "support/checkpoint_test_util.hpp"
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
+#include "store/table_paths.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
@@ -153,9 +154,9 @@ TEST(Checkpoint, SetAsideMovesTheFileOutOfTheWay) {
     ScratchDir dir("checkpoint-aside");
     const fs::path path = dir.path / "KQvK.checkpoint";
     write_bytes(path, "damaged");
-    EXPECT_EQ(set_aside_checkpoint(path), fs::path(path.string() + ".damaged"));
+    EXPECT_EQ(set_aside_checkpoint(path), damaged_checkpoint_path(path));
     EXPECT_FALSE(fs::exists(path));
-    EXPECT_EQ(read_bytes(path.string() + ".damaged"), "damaged");
+    EXPECT_EQ(read_bytes(damaged_checkpoint_path(path)), "damaged");
 }
 
 namespace {

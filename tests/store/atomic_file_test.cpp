@@ -3,6 +3,7 @@
 
 #include "store/atomic_file.hpp"
 #include "store/store_error.hpp"
+#include "store/table_paths.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
@@ -16,7 +17,7 @@ TEST(AtomicFile, WritesThePiecesInOrderOverTheOldFile) {
     const std::vector<Bytes> pieces{a, empty, c};
     write_file_atomically(path, pieces);
     EXPECT_EQ(read_bytes(path), "abc");
-    EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+    EXPECT_FALSE(fs::exists(temporary_path(path)));
 }
 
 TEST(AtomicFile, AFailedWriteKeepsTheOldFileAndLeavesNoTemporary) {
@@ -34,5 +35,5 @@ TEST(AtomicFile, AFailedWriteKeepsTheOldFileAndLeavesNoTemporary) {
     }
     EXPECT_NE(error.find(path.string() + ": write failed"), std::string::npos) << error;
     EXPECT_EQ(read_bytes(path), "old");
-    EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+    EXPECT_FALSE(fs::exists(temporary_path(path)));
 }

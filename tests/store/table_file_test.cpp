@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "store/format.hpp"
+#include "store/table_paths.hpp"
 #include "store/table_reader.hpp"
 #include "support/store_test_util.hpp"
 
@@ -215,7 +216,7 @@ TEST(StoreFile, FullDiskLeavesNoFileAndKeepsTheOldOne) {
         const auto e = expect_store_error([&] { write_table(*table, path); });
         EXPECT_TRUE(contains(e.what(), "write failed")) << e.what();
         EXPECT_FALSE(fs::exists(path));
-        EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
+        EXPECT_FALSE(fs::exists(temporary_path(path)));
     }
     // With a good file in place, a failed rewrite leaves it untouched.
     write_table(*table, path);
@@ -255,8 +256,8 @@ TEST(StoreFile, ProgressCountsEveryBlockAndAStopLeavesNoFile) {
         EXPECT_TRUE(contains(e.what(), "stopped")) << e.what();
     }
     EXPECT_TRUE(read_bytes(path) == good);
-    EXPECT_TRUE(fs::exists(path.string() + ".tmp"));
-    EXPECT_TRUE(fs::exists(path.string() + ".tmp.journal"));
+    EXPECT_TRUE(fs::exists(temporary_path(path)));
+    EXPECT_TRUE(fs::exists(write_journal_path(path)));
 }
 
 TEST(StoreFile, BadWriteOptionsAreRefused) {

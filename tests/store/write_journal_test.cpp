@@ -5,15 +5,13 @@
 #include <atomic>
 #include <limits>
 
+#include "store/table_paths.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
 using namespace retro::store_test;
 
 namespace {
-
-fs::path tmp_of(const fs::path& path) { return path.string() + ".tmp"; }
-fs::path journal_of(const fs::path& path) { return path.string() + ".tmp.journal"; }
 
 // Leaves at `path` what a write of `table` killed right after block `after` leaves: path.tmp and its
 // journal (copied then, since the stop that follows keeps a few more blocks).
@@ -24,13 +22,13 @@ void leave_a_killed_write(const Table& table, const fs::path& path, WriteOptions
     o.sync_seconds = 0;
     o.progress = [&](uint32_t done, uint32_t) {
         if (done != after) return;
-        fs::copy_file(tmp_of(path), saved_tmp, fs::copy_options::overwrite_existing);
-        fs::copy_file(journal_of(path), saved_journal, fs::copy_options::overwrite_existing);
+        fs::copy_file(temporary_path(path), saved_tmp, fs::copy_options::overwrite_existing);
+        fs::copy_file(write_journal_path(path), saved_journal, fs::copy_options::overwrite_existing);
         stop = true;
     };
     EXPECT_THROW(write_table(table, path, o), WriteStopped);
-    fs::rename(saved_tmp, tmp_of(path));
-    fs::rename(saved_journal, journal_of(path));
+    fs::rename(saved_tmp, temporary_path(path));
+    fs::rename(saved_journal, write_journal_path(path));
 }
 
 // Writes `table` and returns the number of blocks it found on disk already (the first progress call).
@@ -38,8 +36,8 @@ uint32_t write_counting_kept(const Table& table, const fs::path& path, WriteOpti
     uint32_t first = std::numeric_limits<uint32_t>::max();
     o.progress = [&](uint32_t done, uint32_t) { first = std::min(first, done); };
     write_table(table, path, o);
-    EXPECT_FALSE(fs::exists(tmp_of(path)));
-    EXPECT_FALSE(fs::exists(journal_of(path)));
+    EXPECT_FALSE(fs::exists(temporary_path(path)));
+    EXPECT_FALSE(fs::exists(write_journal_path(path)));
     return first;
 }
 
@@ -73,7 +71,8 @@ TEST(StoreWriteJournal, AWriteKilledHalfwayGoesOnFromItsBlocksToTheSameBytes) {
 TEST(StoreWriteJournal, OnlyTheBlocksWhollyOnDiskAreKept) {
     const Reference ref(small_blocks());
     leave_a_killed_write(*ref.table, ref.path, small_blocks(), 10);
-    fs::resize_file(tmp_of(ref.path), fs::file_size(tmp_of(ref.path)) - 1);  // the 10th block torn
+    fs::resize_file(temporary_path(ref.path),
+                    fs::file_size(temporary_path(ref.path)) - 1);  // the 10th block torn
     EXPECT_EQ(write_counting_kept(*ref.table, ref.path, small_blocks()), 9u);
     EXPECT_TRUE(read_bytes(ref.path) == ref.bytes);
 }
@@ -94,9 +93,9 @@ TEST(StoreWriteJournal, DamagedBlocksOrAnotherLayoutStartAfresh) {
     const Reference ref(small_blocks());
     // The last block kept no longer compresses to its bytes.
     leave_a_killed_write(*ref.table, ref.path, small_blocks(), 10);
-    std::string tmp = read_bytes(tmp_of(ref.path));
+    std::string tmp = read_bytes(temporary_path(ref.path));
     tmp.back() = char(tmp.back() ^ 0x40);
-    write_bytes(tmp_of(ref.path), tmp);
+    write_bytes(temporary_path(ref.path), tmp);
     EXPECT_EQ(write_counting_kept(*ref.table, ref.path, small_blocks()), 0u);
     EXPECT_TRUE(read_bytes(ref.path) == ref.bytes);
 
@@ -111,7 +110,7 @@ TEST(StoreWriteJournal, DamagedBlocksOrAnotherLayoutStartAfresh) {
     // A journal of garbage.
     fs::remove(ref.path);
     leave_a_killed_write(*ref.table, ref.path, small_blocks(), 10);
-    write_bytes(journal_of(ref.path), "not a journal at all, but long enough to look at");
+    write_bytes(write_journal_path(ref.path), "not a journal at all, but long enough to look at");
     EXPECT_EQ(write_counting_kept(*ref.table, ref.path, small_blocks()), 0u);
     EXPECT_TRUE(read_bytes(ref.path) == ref.bytes);
 }
