@@ -15,7 +15,6 @@
 #include "jobs/completion_chain.hpp"
 #include "solve/estimates.hpp"
 #include "solve/solver.hpp"
-#include "store/block_ranks.hpp"
 
 namespace retro {
 
@@ -70,18 +69,6 @@ std::string bytes_text(const char* what, uint64_t bytes) {
 
 }  // namespace
 
-uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(m); }
-
-uint64_t codec_bytes(const WriteOptions& write, int threads) {
-    size_t block_bytes = write.block_entries ? 2 * size_t(write.block_entries) : size_t(1) << 17;
-    // A ranked block (version 6) may store its codes plain after a byte: zstd then sizes its context
-    // for inputs above 128 KiB (4.45 MB at level 15, not 2.88; KQvKR at 4 threads peaked 7.7 MiB
-    // over an estimate that missed it).
-    if (write.settle_exits && write.rank_blocks)
-        block_bytes = ranked_block_capacity(uint32_t(block_bytes), 8);
-    return uint64_t(threads) * codec_thread_bytes(write.codec, write.level, block_bytes);
-}
-
 MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs,
                        const std::function<bool(const Material&)>& completed_when_read, int threads) {
     MemoryPlan plan;
@@ -132,18 +119,6 @@ std::string MemoryPlan::text() const {
     s += ", " + bytes_text("captures", captures) + "), writing " + format_bytes(written()) +
          ", reading sub-tables " + format_bytes(reading());
     return s;
-}
-
-uint64_t table_file_bytes_estimate(const Material& m) {
-    // Compressed files measured 7-30% of a byte per entry and side (KRBvKR 7.2%, KQvKR 28.5%);
-    // 40% plus room for the header keeps this an upper bound.
-    return 2 * IndexScheme(m).size() * 2 / 5 + 65536;
-}
-
-uint64_t exact_copy_bytes_estimate(const Material& m) {
-    // zstd 1 without the writer's searches measured 7-20% of a byte per entry and side (KRBvKR 7.3%,
-    // KRPvKR 20%): the same bound as the files.
-    return table_file_bytes_estimate(m);
 }
 
 uint64_t checkpoint_bytes_estimate(const Material& m) { return checkpoint_bytes(m); }

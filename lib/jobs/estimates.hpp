@@ -9,6 +9,7 @@
 #include <string>
 
 #include "index/material.hpp"
+#include "store/estimates.hpp"
 #include "store/table_file.hpp"
 
 namespace retro {
@@ -46,7 +47,7 @@ struct MemoryPlan {
     // values; the most of any table of the chain (by default every sub-table is completed: which
     // files are settled is not known before the job; a job's own tables are read from their copies).
     uint64_t completing = 0;
-    // The threads' compressors and decompressors (codec_thread_bytes in store/codec.hpp): zstd's live
+    // The threads' compressors and decompressors (codec_bytes in store/estimates.hpp): zstd's live
     // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
     // 8.7 MiB, 64 threads: 278 MiB; 5.9 and 189 MiB for self-contained files).
     uint64_t codecs = 0;
@@ -78,18 +79,6 @@ struct MemoryPlan {
 MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX,
                        bool settles = true, uint64_t codecs = 0,
                        const std::function<bool(const Material&)>& completed_when_read = {}, int threads = 1);
-// MemoryPlan::codecs of a job of `threads` threads that writes with `write` (its blocks: 128 KiB of
-// codes, or block_entries of at most 2 bytes).
-uint64_t codec_bytes(const WriteOptions& write, int threads);
-// The slices a table written from its slice store keeps read back: a few, for the blocks in flight.
-uint64_t writer_slice_cache_bytes(const Material& m);
-
-// Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see
-// docs/format.md): the job refuses to start when the disk is too small, so it must not undercount.
-uint64_t table_file_bytes_estimate(const Material& m);
-// Bytes of m's exact copy (store/table_file.hpp), an upper bound likewise.
-uint64_t exact_copy_bytes_estimate(const Material& m);
-
 // Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
 // at most 2 bytes per entry and side in the log (KQvKR's took 0.36), for a pawn table of its
 // largest slice, with its slice store (the slices solved, compressed).

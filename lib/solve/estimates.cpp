@@ -4,7 +4,6 @@
 
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
-#include "store/entry_bits.hpp"
 
 namespace retro {
 
@@ -15,8 +14,6 @@ uint64_t pawns(const Material& m) { return uint64_t(m.count(WHITE, PAWN) + m.cou
 }  // namespace
 
 uint64_t sweep_state_bytes(uint64_t entries) { return 2 * entries; }
-
-uint64_t survey_bytes(uint64_t entries) { return 2 * 2 * 8 * EntryBits::words_for(entries); }
 
 uint64_t slices_at_once(const Material& m, int threads) {
     return solved_in_waves(m) ? uint64_t(std::max(threads, 1)) : 1;

@@ -11,9 +11,6 @@ namespace retro {
 // The sweeps' state over a scheme of `entries` entries per side: a code per entry and side to move
 // (solve/entry_state.hpp, allocated by the first pass).
 uint64_t sweep_state_bytes(uint64_t entries);
-// The survey of a solve from the start (SolveOptions::survey_exits): a legal bit and a settled bit
-// per entry and side to move, in whole words.
-uint64_t survey_bytes(uint64_t entries);
 
 // How many of a pawn table's slices are solved at once by `threads` threads: a thread each where the
 // slices are small enough to be solved in waves, else one (its loops are parallel themselves).

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cassert>
 
+#include "store/estimates.hpp"
+
 namespace retro {
+
+uint64_t writer_slice_cache_bytes(const Material& m) { return 4 * slice_entries(m); }
 
 DigitOrder pawn_digits_first(const IndexScheme& scheme) {
     const std::vector<uint64_t> radices = scheme.digit_radices();

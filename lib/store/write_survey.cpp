@@ -6,8 +6,13 @@
 #include <bit>
 
 #include "parallel/parallel_for.hpp"
+#include "store/estimates.hpp"
 
 namespace retro {
+
+uint64_t survey_bytes(uint64_t entries) {
+    return 2 * 2 * sizeof(uint64_t) * EntryBits::words_for(entries);  // legal and settled, both sides
+}
 
 WriteSurvey empty_survey(uint64_t entries) {
     WriteSurvey survey;

@@ -1,0 +1,31 @@
+// What the store allocates and writes, estimated before a job starts (jobs/estimates.hpp adds them
+// up). Each is defined beside the code it estimates, so that the two change together.
+#pragma once
+
+#include <cstdint>
+
+#include "index/material.hpp"
+#include "store/table_file.hpp"
+
+namespace retro {
+
+// Bytes the compressors of `threads` threads writing with `options` hold, and as many decompressors
+// reading its blocks (128 KiB of codes, or block_entries of at most 2 bytes). table_file.cpp
+uint64_t codec_bytes(const WriteOptions& options, int threads);
+
+// Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see
+// docs/format.md): a job refuses to start when the disk is too small, so it must not undercount.
+// table_file.cpp
+uint64_t table_file_bytes_estimate(const Material& m);
+// Bytes of m's exact copy, an upper bound likewise. table_file.cpp
+uint64_t exact_copy_bytes_estimate(const Material& m);
+
+// The cache of the SlicedValues a table is written from: a few slices, for the blocks in flight.
+// table_values.cpp
+uint64_t writer_slice_cache_bytes(const Material& m);
+
+// Bytes of the bits of a WriteSurvey of `entries` entries per side (its counts are a few KiB).
+// write_survey.cpp
+uint64_t survey_bytes(uint64_t entries);
+
+}  // namespace retro
