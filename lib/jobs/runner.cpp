@@ -108,13 +108,14 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
 
 // The values of a solved table as the writer and the statistics read them.
 std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material& m) {
-    if (solved.whole) return std::make_unique<TableInMemory>(*solved.whole);
+    if (solved.whole) return std::make_unique<MemoryValues>(*solved.whole);
     return std::make_unique<SlicedValues>(*solved.slices, writer_slice_cache_bytes(m));
 }
 
 // One table's build as it goes through the phases of JobRun::build: solve, write, verify, finish.
 struct TableBuild {
-    TableBuild(const JobPlan& plan, const PlannedTable& planned, bool settle_exits, ActiveClock::time_point started)
+    TableBuild(const JobPlan& plan, const PlannedTable& planned, bool settle_exits,
+               ActiveClock::time_point started)
         : planned(planned),
           m(planned.material),
           file(table_path(plan.dir, m)),
@@ -421,7 +422,7 @@ void JobRun::finish(TableBuild& b) {
     // After the verification, which reads the file itself.
     if (subtables_.copy_wanted(m, b.settle)) {
         if (b.table)
-            subtables_.write_copy(TableInMemory(*b.table));
+            subtables_.write_copy(MemoryValues(*b.table));
         else
             subtables_.write_copy(*values_of(b.solved, m));
     }

@@ -28,7 +28,7 @@ std::vector<SubtableSides> SubtableReads::chain(const Material& m, bool promotio
 
 void SubtableReads::complete(const std::vector<SubtableSides>& chain, const Completed& told) const {
     complete_chain_in_turn(chain, plan_.dir, {}, stop_, told, [&](size_t k, const Table& table) {
-        write_copy(TableInMemory(table), chain[k].sides);
+        write_copy(MemoryValues(table), chain[k].sides);
     });
 }
 
