@@ -12,12 +12,12 @@
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
-#include "support/solved_tables.hpp"
 #include "store/store_error.hpp"
 #include "store/table_diff.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
 #include "store/table_values.hpp"
+#include "support/solved_tables.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
@@ -164,7 +164,7 @@ TEST(SlicesOnDisk, WrittenFromTheStore) {
     SolveOptions options;
     options.slices_on_disk = true;
     const SolvedTable solved = solve_table(m, tables, options);
-    const SlicedValues values(*solved.slices, 1 << 14);  // a slice or two
+    const SliceStoreValues values(*solved.slices, 1 << 14);  // a slice or two
     const fs::path path = dir.path / "KPvKP.rtb";
     WriteOptions write;
     write.settle_exits = false;
