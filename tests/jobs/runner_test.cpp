@@ -1,5 +1,7 @@
 // Running jobs: complete tables are skipped, a stopped job resumes inside a table from its checkpoint
 // and ends with the same bytes as an uninterrupted run, tbgen refuses what does not fit.
+#include "jobs/runner.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,19 +17,18 @@
 #include <sstream>
 #include <thread>
 
-#include "support/app_run.hpp"
 #include "index/dependencies.hpp"
 #include "index/pawn_slices.hpp"
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
-#include "jobs/runner.hpp"
 #include "jobs/table_lock.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
-#include "support/solved_tables.hpp"
 #include "store/table_diff.hpp"
 #include "store/table_file.hpp"
+#include "support/app_run.hpp"
+#include "support/solved_tables.hpp"
 
 using namespace retro;
 namespace fs = std::filesystem;
@@ -335,9 +336,9 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const Tablebase completed(reference());
     for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
         const auto m = Material::parse(name);
-        const StoredTable copy = read_stored_table(exact_copy_path(dir, m));
+        const TableAsStored copy = read_table_as_stored(exact_copy_path(dir, m));
         EXPECT_FALSE(copy.exits_settled) << name;
-        EXPECT_TRUE(read_stored_table(table_path(dir, m)).exits_settled) << name;
+        EXPECT_TRUE(read_table_as_stored(table_path(dir, m)).exits_settled) << name;
         EXPECT_TRUE(diff_tables(*copy.table, *completed.find(m)).identical()) << name;
     }
 
