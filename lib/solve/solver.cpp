@@ -29,7 +29,7 @@ constexpr uint64_t SLICE_LINES = 100;
 // slices side by side; resumes from a checkpoint and writes them.
 class TableSolver {
 public:
-    TableSolver(const Material& m, const TableSource& tables, const SolveOptions& options)
+    TableSolver(const Material& m, const SubtableSource& tables, const SolveOptions& options)
         : material_(m),
           tables_(tables),
           options_(options),
@@ -206,7 +206,7 @@ private:
     }
 
     const Material material_;
-    const TableSource& tables_;
+    const SubtableSource& tables_;
     const SolveOptions& options_;
     SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints
     const std::chrono::steady_clock::time_point start_;
@@ -219,11 +219,11 @@ private:
 
 }  // namespace
 
-SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options) {
+SolvedTable solve_table(const Material& m, const SubtableSource& subtables, const SolveOptions& options) {
     return TableSolver(m, subtables, options).run();
 }
 
-std::unique_ptr<Table> solve_in_memory(const Material& m, const TableSource& subtables,
+std::unique_ptr<Table> solve_in_memory(const Material& m, const SubtableSource& subtables,
                                        const SolveOptions& options) {
     SolvedTable solved = solve_table(m, subtables, options);
     return solved.whole ? std::move(solved.whole) : whole_table(*solved.slices);
