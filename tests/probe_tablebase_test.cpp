@@ -203,7 +203,7 @@ TEST(ProbeTablebase, AnExactCopyOfOneSideStandsForThatSideOnly) {
     const uint64_t idx = 1000;
     ASSERT_NE(expected->value(WHITE, idx), DTM_DRAW);
     white.table->set(WHITE, idx, DTM_DRAW);
-    write_table(TableInMemory(*white.table), exact_copy_path(dir.path, kqkr),
+    write_table(MemoryValues(*white.table), exact_copy_path(dir.path, kqkr),
                 exact_copy_options(side_bit(WHITE)));
     EXPECT_TRUE(exact_copy_current(dir.path, kqkr, {}, side_bit(WHITE)));
     EXPECT_FALSE(exact_copy_current(dir.path, kqkr, {}, side_bit(BLACK)));

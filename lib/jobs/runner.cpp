@@ -108,7 +108,7 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
 
 // The values of a solved table as the writer and the statistics read them.
 std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material& m) {
-    if (solved.whole) return std::make_unique<TableInMemory>(*solved.whole);
+    if (solved.whole) return std::make_unique<MemoryValues>(*solved.whole);
     return std::make_unique<SlicedValues>(*solved.slices, writer_slice_cache_bytes(m));
 }
 
@@ -225,7 +225,7 @@ void JobRun::complete_chain(const Material& m, const MemoryPlan& memory,
             if (done == chain[k].material) progress_.chain_progress(int(k) + 1, tables_in_chain);
             line(m.name() + ": " + chain_completion_text(chain, k, done, seconds));
         },
-        [&](size_t k, const Table& table) { write_exact_copy(TableInMemory(table), chain[k].sides); });
+        [&](size_t k, const Table& table) { write_exact_copy(MemoryValues(table), chain[k].sides); });
     progress_.chain_finished();
     report(m.name() + ": its " + std::to_string(chain.size()) +
            (chain.size() == 1 ? " sub-table" : " sub-tables") + " completed in " +
@@ -400,7 +400,7 @@ bool JobRun::build(const PlannedTable& t) {
     // After the verification, which reads the file itself.
     if (settle && plan_.read_whole_later(m)) {
         if (table)
-            write_exact_copy(TableInMemory(*table));
+            write_exact_copy(MemoryValues(*table));
         else
             write_exact_copy(*values_of(solved, m));
     }

@@ -224,7 +224,7 @@ std::unique_ptr<TableValues> Tablebase::values(const Material& m) const {
     {
         std::lock_guard lock(mutex_);
         if (auto it = tables_.find(canonical); it != tables_.end() && sides_held(*it->second) == BOTH_SIDES)
-            return std::make_unique<TableInMemory>(it->second);
+            return std::make_unique<MemoryValues>(it->second);
     }
     auto reader = open(canonical);
     return reader ? std::make_unique<FileValues>(std::move(reader)) : nullptr;

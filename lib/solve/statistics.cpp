@@ -106,7 +106,7 @@ TableStatistics compute_statistics(const TableValues& table) {
     return out;
 }
 
-TableStatistics compute_statistics(const Table& table) { return compute_statistics(TableInMemory(table)); }
+TableStatistics compute_statistics(const Table& table) { return compute_statistics(MemoryValues(table)); }
 
 std::string format_histogram(const SideStatistics& s) {
     std::ostringstream out;

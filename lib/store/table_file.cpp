@@ -180,7 +180,7 @@ void write_table(const TableValues& values, const std::filesystem::path& path, c
 
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                  const WriteSurvey* survey) {
-    write_table(TableInMemory(table), path, options, survey);
+    write_table(MemoryValues(table), path, options, survey);
 }
 
 void write_wdl(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options) {
@@ -190,7 +190,7 @@ void write_wdl(const TableValues& values, const std::filesystem::path& path, con
 }
 
 void write_wdl(const Table& table, const std::filesystem::path& path, const WriteOptions& options) {
-    write_wdl(TableInMemory(table), path, options);
+    write_wdl(MemoryValues(table), path, options);
 }
 
 StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides,

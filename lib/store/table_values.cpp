@@ -42,7 +42,7 @@ std::pair<uint64_t, uint64_t> pawn_run(const IndexScheme& scheme, const DigitOrd
     return {tuple * run, run};
 }
 
-void TableInMemory::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
+void MemoryValues::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
     if (!table_.has_side(side)) return std::fill(out, out + n, DTM_DRAW);
     order.for_each_index(first, n, [&](uint64_t k, uint64_t idx) { out[k] = table_.value(side, idx); });
 }

@@ -45,11 +45,11 @@ public:
 
 // A side the table does not hold (read for the other side only) reads as draws, as a file's dropped
 // side does: not exact.
-class TableInMemory final : public TableValues {
+class MemoryValues final : public TableValues {
 public:
-    explicit TableInMemory(const Table& table) : table_(table) {}
+    explicit MemoryValues(const Table& table) : table_(table) {}
     // The same, keeping the table alive.
-    explicit TableInMemory(std::shared_ptr<const Table> table) : table_(*table), keep_(std::move(table)) {}
+    explicit MemoryValues(std::shared_ptr<const Table> table) : table_(*table), keep_(std::move(table)) {}
     const IndexScheme& scheme() const override { return table_.scheme; }
     bool reads_in(const DigitOrder&) const override { return true; }
     DigitOrder natural_order() const override { return {}; }
