@@ -164,7 +164,7 @@ TEST(SlicesOnDisk, WrittenFromTheStore) {
     SolveOptions options;
     options.slices_on_disk = true;
     const SolvedTable solved = solve_table(m, tables, options);
-    const SlicedValues values(*solved.slices, 1 << 14);  // a slice or two
+    const SliceStoreValues values(*solved.slices, 1 << 14);  // a slice or two
     const fs::path path = dir.path / "KPvKP.rtb";
     WriteOptions write;
     write.settle_exits = false;

@@ -86,8 +86,9 @@ void check_materials(const std::vector<std::string>& materials, const std::strin
     for (const Material& m : build_order(targets)) {
         SolvedTable solved = solve_table(m, tables, options);
         if (std::find(targets.begin(), targets.end(), m) != targets.end())
-            solved_stats[m.name()] = solved.whole ? compute_statistics(*solved.whole)
-                                                  : compute_statistics(SlicedValues(*solved.slices, 1 << 20));
+            solved_stats[m.name()] = solved.whole
+                                         ? compute_statistics(*solved.whole)
+                                         : compute_statistics(SliceStoreValues(*solved.slices, 1 << 20));
         tables.add(solved.whole ? std::move(solved.whole) : whole_table(*solved.slices));
     }
     for (const std::string& material : materials) {

@@ -109,7 +109,7 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
 // The values of a solved table as the writer and the statistics read them.
 std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material& m) {
     if (solved.whole) return std::make_unique<MemoryValues>(*solved.whole);
-    return std::make_unique<SlicedValues>(*solved.slices, writer_slice_cache_bytes(m));
+    return std::make_unique<SliceStoreValues>(*solved.slices, writer_slice_cache_bytes(m));
 }
 
 // One job's state while it runs: its progress, what it reports, what it has built.

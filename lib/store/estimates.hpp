@@ -20,7 +20,7 @@ uint64_t table_file_bytes_estimate(const Material& m);
 // Bytes of m's exact copy, an upper bound likewise. table_file.cpp
 uint64_t exact_copy_bytes_estimate(const Material& m);
 
-// The cache of the SlicedValues a table is written from: a few slices, for the blocks in flight.
+// The cache of the SliceStoreValues a table is written from: a few slices, for the blocks in flight.
 // table_values.cpp
 uint64_t writer_slice_cache_bytes(const Material& m);
 

@@ -54,14 +54,14 @@ void FileValues::read(Color side, [[maybe_unused]] const DigitOrder& order, uint
     reader_->read_values(side, first, n, reinterpret_cast<uint16_t*>(out));
 }
 
-SlicedValues::SlicedValues(const SliceStore& store, uint64_t cache_bytes)
+SliceStoreValues::SliceStoreValues(const SliceStore& store, uint64_t cache_bytes)
     : store_(store), scheme_(store.material()), locator_(store.material()), cache_bytes_(cache_bytes) {}
 
-bool SlicedValues::reads_in(const DigitOrder& order) const { return pawn_digits_lead(scheme_, order); }
+bool SliceStoreValues::reads_in(const DigitOrder& order) const { return pawn_digits_lead(scheme_, order); }
 
-DigitOrder SlicedValues::natural_order() const { return pawn_digits_first(scheme_); }
+DigitOrder SliceStoreValues::natural_order() const { return pawn_digits_first(scheme_); }
 
-std::shared_ptr<const Table> SlicedValues::slice(uint32_t k, Color side) const {
+std::shared_ptr<const Table> SliceStoreValues::slice(uint32_t k, Color side) const {
     {
         std::lock_guard lock(mutex_);
         for (auto it = cache_.begin(); it != cache_.end(); ++it)
@@ -82,7 +82,7 @@ std::shared_ptr<const Table> SlicedValues::slice(uint32_t k, Color side) const {
     return table;
 }
 
-void SlicedValues::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
+void SliceStoreValues::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
     assert(reads_in(order));
     const auto& radix = locator_.radices();
     const std::vector<uint8_t>& stored = order.order();  // stored digit s is index digit stored[s]

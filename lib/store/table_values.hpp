@@ -82,9 +82,9 @@ private:
 // Reads the orders with the pawn digits first (in any order among themselves), where a run of
 // entries with the same pawns lies in one slice: at most `cache_bytes` of slices are kept, the
 // most recently used.
-class SlicedValues final : public TableValues {
+class SliceStoreValues final : public TableValues {
 public:
-    SlicedValues(const SliceStore& store, uint64_t cache_bytes);
+    SliceStoreValues(const SliceStore& store, uint64_t cache_bytes);
     const IndexScheme& scheme() const override { return scheme_; }
     bool reads_in(const DigitOrder& order) const override;
     // The pawn digits, then the others in index order.
