@@ -335,9 +335,9 @@ TEST_F(JobsRunner, StoppedJobResumesInsideTheTableWithTheSameBytes) {
     const Tablebase completed(reference());
     for (const char* name : {"KBvK", "KNvK", "KQvK", "KRvK"}) {
         const auto m = Material::parse(name);
-        const StoredTable copy = read_stored_table(exact_copy_path(dir, m));
+        const TableAsStored copy = read_table_as_stored(exact_copy_path(dir, m));
         EXPECT_FALSE(copy.exits_settled) << name;
-        EXPECT_TRUE(read_stored_table(table_path(dir, m)).exits_settled) << name;
+        EXPECT_TRUE(read_table_as_stored(table_path(dir, m)).exits_settled) << name;
         EXPECT_TRUE(diff_tables(*copy.table, *completed.find(m)).identical()) << name;
     }
 

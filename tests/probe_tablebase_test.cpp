@@ -198,7 +198,7 @@ TEST(ProbeTablebase, AnExactCopyOfOneSideStandsForThatSideOnly) {
     ScratchDir dir("tablebase-exact-copy-side");
     const Material kqkr = Material::parse("KQvKR");
     const auto expected = write_settled_kqkr(dir.path);
-    StoredTable white = read_stored_table(table_path(dir.path, kqkr), side_bit(WHITE));
+    TableAsStored white = read_table_as_stored(table_path(dir.path, kqkr), side_bit(WHITE));
     ASSERT_FALSE(white.table->has_side(BLACK));
     const uint64_t idx = 1000;
     ASSERT_NE(expected->value(WHITE, idx), DTM_DRAW);

@@ -151,7 +151,7 @@ TEST(StoreShipping, KeepsTheSideAskedForAndSaysWhatIsMissing) {
             EXPECT_NE(std::string(e.what()).find("read it through a Tablebase"), std::string::npos)
                 << e.what();
         }
-        const StoredTable stored = read_stored_table(path);
+        const TableAsStored stored = read_table_as_stored(path);
         EXPECT_EQ(stored.dropped, dropped);
         for_each_legal(table->scheme, [&](Color side, uint64_t i, const Position& pos) {
             ASSERT_EQ(stored.table->value(side, i), side == dropped ? DTM_DRAW : table->value(side, i))
@@ -247,7 +247,7 @@ TEST(StoreShipping, SettledFilesNeedTheirSubTablesAndSaySo) {
     } catch (const StoreError& e) {
         EXPECT_NE(std::string(e.what()).find("read it through a Tablebase"), std::string::npos) << e.what();
     }
-    EXPECT_TRUE(read_stored_table(path).exits_settled);
+    EXPECT_TRUE(read_table_as_stored(path).exits_settled);
 }
 
 TEST(StoreShipping, BadVersion6HeadersAreRefused) {
@@ -272,13 +272,13 @@ TEST(StoreShipping, AStopEndsAWholeTableReadAndKeepsNothingOfIt) {
     const fs::path path = write_settled("KPvK", dir.path);
     for (const char* sub : {"KQvK", "KRvK", "KBvK", "KNvK"}) write_settled(sub, dir.path);
     std::atomic<bool> stop = true;
-    EXPECT_THROW(read_stored_table(path, BOTH_SIDES, &stop), ReadStopped);
+    EXPECT_THROW(read_table_as_stored(path, BOTH_SIDES, &stop), ReadStopped);
     Tablebase files(dir.path);
     files.stop_reading_when(&stop);
     EXPECT_THROW(files.find(kpk), ReadStopped);
     // The exits of the sub-tables in memory: the stop comes in the pass over the entries.
     const Tablebase& solved = test::solved_tables({"KPvK"});
-    const StoredTable stored = read_stored_table(path);
+    const TableAsStored stored = read_table_as_stored(path);
     EXPECT_THROW(apply_exits(*stored.table, WHITE, solved, &stop), ReadStopped);
 
     stop = false;

@@ -35,7 +35,7 @@ private:
     std::vector<std::shared_ptr<const Table>> subtables_;
 };
 
-// Fills every legal entry of `side` in a table read in the shipping form (read_stored_table) by a
+// Fills every legal entry of `side` in a table read in the shipping form (read_table_as_stored) by a
 // one-ply search over the other side, which the file holds, and the sub-tables in `tables`. Holes
 // stay draws. Parallel (TBB). Throws ReadStopped once `stop` is raised.
 void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop = nullptr);

@@ -109,7 +109,7 @@ std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir,
                                        SideSet sides, const std::atomic<bool>* stop) {
     if (!exact_copy_current(dir, m, copy_dir, sides)) return nullptr;
     try {
-        StoredTable stored = read_stored_table(exact_copy_path(copy_dir, m), sides, stop);
+        TableAsStored stored = read_table_as_stored(exact_copy_path(copy_dir, m), sides, stop);
         if (stored.exits_settled || (stored.dropped && (sides & side_bit(*stored.dropped)))) return nullptr;
         return std::move(stored.table);
     } catch (const ReadStopped&) {
@@ -135,7 +135,7 @@ std::shared_ptr<const Table> Tablebase::load(const Material& canonical, SideSet 
     const std::optional<Color> dropped = header.dropped;
     if (dropped && (sides & side_bit(*dropped))) sides |= side_bit(~*dropped);
     const auto start = std::chrono::steady_clock::now();
-    StoredTable stored = read_stored_table(path, sides, stop_);
+    TableAsStored stored = read_table_as_stored(path, sides, stop_);
     const Tablebase completion(*this, Completing{});
     if (stored.exits_settled)
         for (Color side : {WHITE, BLACK})

@@ -19,7 +19,7 @@ class WriteStopped : public StoreError {
     using StoreError::StoreError;
 };
 
-// Thrown when a stop was requested while a table was being read whole (read_stored_table, or
+// Thrown when a stop was requested while a table was being read whole (read_table_as_stored, or
 // Tablebase::find completing one); nothing of the table is kept.
 class ReadStopped : public StoreError {
     using StoreError::StoreError;

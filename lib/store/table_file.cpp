@@ -193,8 +193,8 @@ void write_wdl(const Table& table, const std::filesystem::path& path, const Writ
     write_wdl(MemoryValues(table), path, options);
 }
 
-StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides,
-                              const std::atomic<bool>* stop) {
+TableAsStored read_table_as_stored(const std::filesystem::path& path, SideSet sides,
+                                   const std::atomic<bool>* stop) {
     const TableReader reader(path, Metric::Dtm);
     Table::Bytes bytes;
     for (Color side : {WHITE, BLACK})
@@ -225,7 +225,7 @@ StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides,
 }
 
 std::unique_ptr<Table> read_table(const std::filesystem::path& path) {
-    StoredTable stored = read_stored_table(path);
+    TableAsStored stored = read_table_as_stored(path);
     if (stored.dropped)
         throw StoreError(path.string() + ": the shipping form keeps no values for " +
                          color_name(*stored.dropped) +

@@ -119,13 +119,13 @@ std::unique_ptr<Table> read_table(const std::filesystem::path& path);
 // the entries of a side the file does not store are draws, and `dropped` names that side; with
 // `exits_settled` (format version 5) the stored values still lack the exits that settle them
 // (Tablebase::find applies them). Throws ReadStopped once `stop` is raised.
-struct StoredTable {
+struct TableAsStored {
     std::unique_ptr<Table> table;
     std::optional<Color> dropped;
     bool exits_settled = false;
 };
-StoredTable read_stored_table(const std::filesystem::path& path, SideSet sides = BOTH_SIDES,
-                              const std::atomic<bool>* stop = nullptr);
+TableAsStored read_table_as_stored(const std::filesystem::path& path, SideSet sides = BOTH_SIDES,
+                                   const std::atomic<bool>* stop = nullptr);
 
 // True when the file exists, its header passes every check and every block its CRC (used to skip
 // finished work; reads the whole file but decompresses nothing).
