@@ -185,7 +185,7 @@ TEST(SlicesOnDisk, WrittenFromTheStore) {
 namespace {
 
 // m solved with its promotions read in part from `subtables`, its slices in memory.
-std::unique_ptr<Table> solved_with_promotions_in_part(const Material& m, const TableSource& subtables) {
+std::unique_ptr<Table> solved_with_promotions_in_part(const Material& m, const SubtableSource& subtables) {
     SolveOptions options;
     options.promotions_in_part = true;
     return solve(m, subtables, options);

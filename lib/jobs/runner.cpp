@@ -73,7 +73,7 @@ WriteOptions with_stop(const JobOptions& options) {
 // solver's `survey`, when it has one, spares the search.
 void write_table_with_lines(const TableValues& values, const Table* settle_from, const WriteSurvey* survey,
                             bool pawn_digits_first, const std::filesystem::path& file,
-                            const TableSource& tables, const JobOptions& options,
+                            const SubtableSource& tables, const JobOptions& options,
                             const std::function<void(const std::string&)>& line) {
     const std::string name = values.material().name();
     WriteOptions write = with_stop(options);

@@ -18,7 +18,7 @@
 #include "probe/one_ply.hpp"
 #include "store/block_cache.hpp"
 #include "store/store_error.hpp"
-#include "store/table_source.hpp"
+#include "store/subtable_source.hpp"
 
 namespace retro {
 
@@ -50,7 +50,7 @@ class MissingSubtablesError : public StoreError {
 // block per probe and keeps recent blocks in a cache shared by all the directory's files. Files in
 // the shipping form (one side to move only) are read transparently: the missing side's values come
 // from a one-ply search, per probe or, in find(), for the whole side at once.
-class Tablebase : public TableSource {
+class Tablebase : public SubtableSource {
 public:
     // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp); each
     // probing thread also holds on to the last 8 blocks it read (TableReader::codes).
@@ -71,7 +71,7 @@ public:
     // another side reads the table again with both); nullptr when there is no such file. Throws
     // StoreError for a corrupted file or missing sub-tables (MissingSubtablesError).
     std::shared_ptr<const Table> find(const Material& m, SideSet sides) const override;
-    using TableSource::find;
+    using SubtableSource::find;
     // The materials (canonical, in order) of the tables held in memory: added, or read by find().
     std::vector<Material> held_tables() const;
     // Polled while find() reads a table whole (decompressing it, applying exits, rebuilding a
@@ -92,7 +92,7 @@ public:
     using CompletionTold = std::function<void(const Material& m, double seconds)>;
     void tell_completions(CompletionTold told) { completion_told_ = std::move(told); }
 
-    // A table added whole, or else the directory's file, read a run at a time (TableSource::values).
+    // A table added whole, or else the directory's file, read a run at a time (SubtableSource::values).
     std::unique_ptr<TableValues> values(const Material& m) const override;
 
     // Value of a legal position for its side to move. Bare kings are a draw. Throws

@@ -11,7 +11,7 @@
 
 namespace retro {
 
-WriteSurvey exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop,
+WriteSurvey exit_settled(const Table& table, const SubtableSource& tables, const std::atomic<bool>* stop,
                          const std::function<void(uint64_t done, uint64_t entries)>& progress) {
     const ExitProbe exits(table.scheme, tables);
     WriteSurvey survey;
@@ -58,7 +58,7 @@ WriteSurvey exit_settled(const Table& table, const TableSource& tables, const st
 }
 
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
-                         const TableSource& tables) {
+                         const SubtableSource& tables) {
     if (!options.settle_exits) return write_table(table, path, options);
     const WriteSurvey survey = exit_settled(table, tables, options.stop, options.settle_progress);
     write_table(table, path, options, &survey);

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <functional>
 
+#include "store/subtable_source.hpp"
 #include "store/table_file.hpp"
-#include "store/table_source.hpp"
 #include "store/write_survey.hpp"
 
 namespace retro {
@@ -18,13 +18,13 @@ namespace retro {
 // is missing). Parallel (TBB); one pass of move generation over the legal entries. Throws
 // WriteStopped when `stop` is raised. Calls `progress` (when set) as WriteOptions::settle_progress
 // says.
-WriteSurvey exit_settled(const Table& table, const TableSource& tables,
+WriteSurvey exit_settled(const Table& table, const SubtableSource& tables,
                          const std::atomic<bool>* stop = nullptr,
                          const std::function<void(uint64_t done, uint64_t entries)>& progress = {});
 
 // write_table, settled by exits (format version 5) when options.settle_exits asks for it; options.stop
 // stops the search for exits too.
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
-                         const TableSource& tables);
+                         const SubtableSource& tables);
 
 }  // namespace retro

@@ -10,7 +10,7 @@
 
 namespace retro {
 
-ExitProbe::ExitProbe(const IndexScheme& scheme, const TableSource& tables, PushTargets pushes,
+ExitProbe::ExitProbe(const IndexScheme& scheme, const SubtableSource& tables, PushTargets pushes,
                      PromotionTargets promotions)
     : scheme_(scheme), pushes_(std::move(pushes)), promotions_(std::move(promotions)) {
     const Material& m = scheme.material();

@@ -11,7 +11,7 @@
 
 #include "chess/move.hpp"
 #include "solve/promotions.hpp"
-#include "store/table_source.hpp"
+#include "store/subtable_source.hpp"
 
 namespace retro {
 
@@ -26,7 +26,7 @@ public:
     // of the promotions that capture nothing when they are read in part (solve/promotions.hpp). The
     // placements given to value_after are in the slots of `scheme`, which a table and its slices
     // share.
-    ExitProbe(const IndexScheme& scheme, const TableSource& tables, PushTargets pushes = {},
+    ExitProbe(const IndexScheme& scheme, const SubtableSource& tables, PushTargets pushes = {},
               PromotionTargets promotions = {});
 
     // The value for the opponent (to move next) after the side to move in pos (placement p, entry

@@ -32,7 +32,7 @@ Bitboard about_to_promote(const PawnConfig& c, Color side) {
 // The values of one table a slice's pawns of `side` promote into (as `piece`), for every such pawn.
 class PromotionReader {
 public:
-    PromotionReader(const IndexScheme& slice, Color side, PieceType piece, const TableSource& tables)
+    PromotionReader(const IndexScheme& slice, Color side, PieceType piece, const SubtableSource& tables)
         : slice_(slice),
           side_(side),
           piece_(piece),
@@ -212,7 +212,7 @@ private:
     const IndexScheme& slice_;
     const Color side_;
     const PieceType piece_;
-    const TableSource& tables_;
+    const SubtableSource& tables_;
     const Material after_;  // the material after the promotion, in the slice's colours
     const bool flip_;       // its table holds it with the colours swapped
     const PawnConfig first_image_, second_image_;
@@ -227,7 +227,7 @@ private:
 
 }  // namespace
 
-PromotionTargets read_promotions(const IndexScheme& slice, const TableSource& tables,
+PromotionTargets read_promotions(const IndexScheme& slice, const SubtableSource& tables,
                                  const std::atomic<bool>* stop) {
     PromotionTargets out;
     out.in_part = true;

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "store/table_source.hpp"
+#include "store/subtable_source.hpp"
 
 namespace retro {
 
@@ -37,11 +37,11 @@ struct PromotionTargets {
 };
 
 // The promotions of every pawn of slice `slice` on its seventh rank, each piece, read in part from
-// the tables they reach in `tables` (TableSource::values; values settled by exits or of a dropped
+// the tables they reach in `tables` (SubtableSource::values; values settled by exits or of a dropped
 // side are probed one by one). Each table is read once, in parallel runs. Returns early, with
 // values missing, once `stop` is raised (the slice's first pass then stops too). Throws SolveError
 // when a table is missing.
-PromotionTargets read_promotions(const IndexScheme& slice, const TableSource& tables,
+PromotionTargets read_promotions(const IndexScheme& slice, const SubtableSource& tables,
                                  const std::atomic<bool>* stop = nullptr);
 
 // Bytes read_promotions holds for slice `slice`: a byte per entry for each promotion.

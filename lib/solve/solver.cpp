@@ -113,7 +113,7 @@ struct SolvedSlice {
 
 class TableSolver {
 public:
-    TableSolver(const Material& m, const TableSource& tables, const SolveOptions& options)
+    TableSolver(const Material& m, const SubtableSource& tables, const SolveOptions& options)
         : material_(m),
           tables_(tables),
           options_(options),
@@ -396,7 +396,7 @@ private:
     }
 
     const Material material_;
-    const TableSource& tables_;
+    const SubtableSource& tables_;
     const SolveOptions& options_;
     SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints
     const std::chrono::steady_clock::time_point start_;
@@ -411,7 +411,7 @@ private:
 
 }  // namespace
 
-SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options) {
+SolvedTable solve_table(const Material& m, const SubtableSource& subtables, const SolveOptions& options) {
     return TableSolver(m, subtables, options).run();
 }
 
@@ -421,7 +421,8 @@ std::unique_ptr<Table> whole_table(const SliceStore& slices) {
     return table;
 }
 
-std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables, const SolveOptions& options) {
+std::unique_ptr<Table> solve(const Material& m, const SubtableSource& subtables,
+                             const SolveOptions& options) {
     SolvedTable solved = solve_table(m, subtables, options);
     return solved.whole ? std::move(solved.whole) : whole_table(*solved.slices);
 }

@@ -17,8 +17,8 @@
 #include "solve/solve_error.hpp"
 #include "store/dtm.hpp"
 #include "store/slice_store.hpp"
+#include "store/subtable_source.hpp"
 #include "store/table_paths.hpp"
-#include "store/table_source.hpp"
 #include "store/write_survey.hpp"
 
 namespace retro {
@@ -78,9 +78,9 @@ struct SolvedTable {
 
 // Solves material m (canonical). Every table one capture or promotion away must be in `subtables`.
 // The result does not depend on the number of threads.
-SolvedTable solve_table(const Material& m, const TableSource& subtables, const SolveOptions& options = {});
+SolvedTable solve_table(const Material& m, const SubtableSource& subtables, const SolveOptions& options = {});
 // The same, whole in memory (read back from the slice store when the slices were on disk).
-std::unique_ptr<Table> solve(const Material& m, const TableSource& subtables,
+std::unique_ptr<Table> solve(const Material& m, const SubtableSource& subtables,
                              const SolveOptions& options = {});
 // The whole table a slice store holds (every slice of its material).
 std::unique_ptr<Table> whole_table(const SliceStore& slices);

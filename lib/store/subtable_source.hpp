@@ -10,7 +10,7 @@
 
 namespace retro {
 
-class TableSource {
+class SubtableSource {
 public:
     // The table of this material or its colour swap, holding at least the values of `sides` to move
     // in its own orientation (Table::has_side: a solve needs one side of most sub-tables, half their
@@ -28,7 +28,7 @@ public:
     virtual Dtm probe(const Position& pos) const = 0;
 
 protected:
-    ~TableSource() = default;
+    ~SubtableSource() = default;
 };
 
 }  // namespace retro
