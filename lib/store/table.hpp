@@ -1,3 +1,16 @@
+// The words for a table's values, one idea each:
+//   Table           a DTM table's values held whole in memory (this file); WdlTable, a bitbase's.
+//   table file      KQvKR.rtb (DTM) or KQvKR.rtw (WDL) on disk (store/table_file.hpp), read block by
+//                   block by a TableReader.
+//   TableAsStored   a Table read whole from its file as the file stores it: maybe without one side to
+//                   move, or without the values that exits settle (read_table_as_stored).
+//   TableValues     a table's values read a run at a time in the order a file stores them, never held
+//                   whole: MemoryValues (from a Table), FileValues (from a table file), SliceStoreValues
+//                   (from a pawn table's slice store) (store/table_values.hpp).
+//   SubtableSource  where the solver finds its sub-tables (store/subtable_source.hpp).
+//   Tablebase       a directory of table files, probed, completing what files leave out
+//                   (probe/tablebase.hpp); a SubtableSource.
+//
 // A solved table in memory: the value of every index entry for each side to move.
 //
 // One byte per entry: distances below LONG_BYTE plies are the byte itself, DRAW_BYTE is a draw, and
