@@ -12,8 +12,8 @@ void tell(const Material& m, const SolveOptions& options, std::optional<SolvePoi
           const std::string& message) {
     if (options.checkpoint_found)
         options.checkpoint_found(resumed_at, message);
-    else if (options.progress)
-        *options.progress << m.name() << ": " << message << "\n";
+    else if (options.control.lines)
+        *options.control.lines << m.name() << ": " << message << "\n";
 }
 
 }  // namespace

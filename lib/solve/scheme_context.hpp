@@ -53,7 +53,7 @@ struct SchemeContext {
             for (auto& flag : side) flag = true;
     }
 
-    bool stop_requested() const { return options.stop && options.stop->load(std::memory_order_relaxed); }
+    bool stop_requested() const { return options.control.stop_requested(); }
 
     void raise_max(int v) {
         if (v > options.longest_mate)

@@ -60,7 +60,9 @@ private:
             last_checkpoint_ = std::chrono::steady_clock::now();
             report("checkpoint at ply " + std::to_string(next_ply));
         }
-        if (stop) throw SolveInterrupted(c_.setup.label + ": stopped at ply " + std::to_string(next_ply));
+        if (stop)
+            throw Stopped(Stopped::Work::Solving,
+                          c_.setup.label + ": stopped at ply " + std::to_string(next_ply));
     }
 
     // The first passes keep no checkpoint of their own (they take a minute or two at most): a stop
@@ -70,17 +72,18 @@ private:
         log_.reset();  // no checkpoint names it
         if (!c_.setup.log_path.empty()) std::filesystem::remove(c_.setup.log_path);
         if (!c_.options.checkpoint.empty()) c_.setup.write_checkpoint(nullptr);
-        throw SolveInterrupted(c_.setup.label + ": stopped in " + pass + ", which starts over when resumed");
+        throw Stopped(Stopped::Work::Solving,
+                      c_.setup.label + ": stopped in " + pass + ", which starts over when resumed");
     }
 
     void report(const std::string& what) const {
-        if (!c_.options.progress || c_.setup.ply_lines == PlyLines::Omit) return;
-        *c_.options.progress << c_.setup.label << ": " << what << " done, " << elapsed() << " s\n";
+        if (!c_.options.control.lines || c_.setup.ply_lines == PlyLines::Omit) return;
+        *c_.options.control.lines << c_.setup.label << ": " << what << " done, " << elapsed() << " s\n";
     }
     void report_ply(int n, uint64_t found) const {
-        if (!c_.options.progress || c_.setup.ply_lines == PlyLines::Omit) return;
-        *c_.options.progress << c_.setup.label << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
-                             << found << " entries, " << elapsed() << " s\n";
+        if (!c_.options.control.lines || c_.setup.ply_lines == PlyLines::Omit) return;
+        *c_.options.control.lines << c_.setup.label << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
+                                  << found << " entries, " << elapsed() << " s\n";
     }
     double elapsed() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - c_.setup.start).count();

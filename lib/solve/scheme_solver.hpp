@@ -47,7 +47,7 @@ struct SolvedScheme {
 };
 
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
-// SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
+// Stopped when s.options.control's stop is raised, after writing a checkpoint (or none in the first
 // passes); SolveError for a mate longer than options.longest_mate.
 SolvedScheme solve_scheme(const SchemeSetup& s, std::optional<SweepState> resumed,
                           std::unique_ptr<LayerLog> log);

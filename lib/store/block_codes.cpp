@@ -34,8 +34,8 @@ BlockCodes::BlockCodes(const TableValues& values, const format::Header& h, const
 
 std::vector<uint8_t> BlockCodes::operator()(Color side, uint64_t first, uint32_t n,
                                             const DigitOrder& order) const {
-    if (options_.stop && options_.stop->load(std::memory_order_relaxed))
-        throw WriteStopped(name_ + ": the write was stopped; no file was left");
+    options_.control.stop_if_requested(Stopped::Work::Writing,
+                                       name_ + ": the write was stopped; no file was left");
     const IndexScheme& scheme = values_.scheme();
     const format::Side& s = h_.sides[side];
     const std::vector<uint16_t>& code = code_of_[side];

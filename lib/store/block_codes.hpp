@@ -20,7 +20,7 @@ class BlockCodes {
 public:
     // The codes of `values` in the dictionaries of `h`. With a survey, its legal entries tell the holes
     // (when options.fill_holes) and its settled entries are those an exit settles. The references
-    // must outlive this. `name` names the file in WriteStopped.
+    // must outlive this. `name` names the file in Stopped.
     BlockCodes(const TableValues& values, const format::Header& h, const WriteOptions& options,
                const WriteSurvey* survey, std::string name);
 
@@ -30,7 +30,7 @@ public:
     // The codes of the n entries of `side` from `first`, stored in `order`. Holes and the entries an
     // exit settles take the run's fill: the value most entries of the run may take (their own
     // value; any, for a hole; any not better than their own, for a settled entry). Thread-safe.
-    // Throws WriteStopped once options.stop is raised.
+    // Throws Stopped once the options' control's stop is raised.
     std::vector<uint8_t> operator()(Color side, uint64_t first, uint32_t n, const DigitOrder& order) const;
 
 private:

@@ -35,7 +35,7 @@ void write_blocks(format::Header& h, const std::filesystem::path& path, int leve
     }
     auto last_sync = std::chrono::steady_clock::now();
     uint32_t written = kept;
-    if (options.progress) options.progress(written, h.block_count);
+    options.control.tell(Control::Count::BlocksWritten, written, h.block_count);
     try {
         par::ordered_pipeline(
             h.block_count - kept, 4 * size_t(tbb::this_task_arena::max_concurrency()),
@@ -52,9 +52,9 @@ void write_blocks(format::Header& h, const std::filesystem::path& path, int leve
                     journal.flush();
                     last_sync = std::chrono::steady_clock::now();
                 }
-                if (options.progress) options.progress(written, h.block_count);
+                options.control.tell(Control::Count::BlocksWritten, written, h.block_count);
             });
-    } catch (const WriteStopped&) {
+    } catch (const Stopped&) {
         file->leave_for_resume();
         journal.keep();
         throw;
