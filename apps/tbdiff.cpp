@@ -58,7 +58,7 @@ bool completed_when_read(const fs::path& file) {
 // sub-tables first, each from the copies of the ones before, with an exact copy of each in copy_dir
 // and a line; otherwise each reading completes them again, recursively (KBvK 96 times for KPPvKP).
 // `label` names the directory ("A", "B"). A damaged file stops the chain: the compare reports it.
-// A stop signal ends it in ReadStopped.
+// A stop signal ends it in Stopped.
 void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy_dir,
                     const std::string& label) {
     const std::vector<SubtableSides> chain =
@@ -77,7 +77,7 @@ void complete_chain(const Material& m, const fs::path& dir, const fs::path& copy
                 write_table(table, exact_copy_path(copy_dir, table.material()),
                             exact_copy_options(chain[k].sides));
             });
-    } catch (const ReadStopped&) {
+    } catch (const Stopped&) {
         throw;
     } catch (const std::exception& e) {
         std::cout << m.name() << ": " << label << ": completing its sub-tables stopped: " << e.what()
@@ -99,7 +99,7 @@ void write_identical_copy(const Table& table, const Copies& copies) {
 }
 
 // Compares dir_a/NAME.rtb with dir_b/NAME.rtb and prints the table's line. A stop signal ends it in
-// ReadStopped, within a second.
+// Stopped, within a second.
 void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir_b, size_t examples,
              const Copies& copies, Tally& tally) {
     const fs::path a = dir_a / (name + ".rtb"), b = dir_b / (name + ".rtb");
@@ -147,7 +147,7 @@ void compare(const std::string& name, const fs::path& dir_a, const fs::path& dir
             std::cout << "  " << color_name(e.side) << " to move, index " << e.index << ": " << e.fen
                       << "  A: " << describe(e.a) << "  B: " << describe(e.b) << "\n";
         ++tally.different;
-    } catch (const ReadStopped&) {
+    } catch (const Stopped&) {
         throw;
     } catch (const std::exception& e) {  // StoreError: damaged, truncated or of another material
         std::cout << name << ": UNREADABLE: " << e.what() << "\n";
@@ -280,7 +280,7 @@ int main(int argc, char** argv) {
             for (; compared < ordered.size() && !StopSignals::flag().load(); ++compared)
                 compare(ordered[compared], dir_a, dir_b, examples, copies, tally);
         });
-    } catch (const ReadStopped&) {
+    } catch (const Stopped&) {
     }
     if (compared < ordered.size()) {
         if (!keep_copies) fs::remove_all(copies.dir, error);

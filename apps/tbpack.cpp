@@ -25,7 +25,7 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
     if (names.empty())
         for (const std::string& n : table_file_names(from)) names.push_back(n);
     StopSignals signals;
-    options.write.stop = &StopSignals::flag();
+    options.write.control.stop = &StopSignals::flag();
     options.report = [](const std::string& line) { std::cout << line << std::endl; };
     const auto start = std::chrono::steady_clock::now();
     const PackResult r = pack_tables(from, to, names, options);

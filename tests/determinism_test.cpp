@@ -122,11 +122,11 @@ TEST(Determinism, KRPvKCheckpoint) {
             if (line.starts_with("KRPvK slice 3 of 24: lost in 8:")) stop = true;
         });
         SolveOptions options;
-        options.progress = &progress;
+        options.control.lines = &progress;
         options.checkpoint = dir.path / (std::to_string(threads) + ".checkpoint");
         options.waves_below = 1 << 17;  // the slices solved alone, their sweeps in parallel chunks
-        options.stop = &stop;
-        with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), SolveInterrupted); });
+        options.control.stop = &stop;
+        with_exactly(threads, [&] { EXPECT_THROW(solve(m, subtables, options), Stopped); });
         const std::string store = file_bytes(slice_store_path(options.checkpoint));
         const std::string bytes =
             file_bytes(options.checkpoint) + file_bytes(layer_log_path(options.checkpoint)) + store;

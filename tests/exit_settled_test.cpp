@@ -16,10 +16,11 @@ TEST(ExitSettled, ReportsItsProgressInOrderUpToEveryEntryOfBothSides) {
     const auto table = tables.find(Material::parse("KQvKR"));
     std::vector<uint64_t> done;
     uint64_t total = 0;
-    const WriteSurvey reported = exit_settled(*table, tables, nullptr, [&](uint64_t d, uint64_t entries) {
-        done.push_back(d);
-        total = entries;
-    });
+    const WriteSurvey reported =
+        exit_settled(*table, tables, {.progress = [&](Control::Count, uint64_t d, uint64_t entries) {
+            done.push_back(d);
+            total = entries;
+        }});
     EXPECT_EQ(total, 2 * table->size());
     ASSERT_GE(done.size(), 3u);  // some ranges on the way, then the end
     EXPECT_TRUE(std::is_sorted(done.begin(), done.end()));

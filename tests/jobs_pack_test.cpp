@@ -27,7 +27,7 @@ protected:
             names_.push_back(m.name());
         }
         options_.write.keep = WriteOptions::Sides::Smaller;  // the shipping form
-        options_.write.stop = &stop_;
+        options_.write.control.stop = &stop_;
         options_.report = [this](const std::string& line) { lines_.push_back(line); };
     }
     fs::path full() const { return scratch_.path / "full"; }
@@ -95,8 +95,8 @@ TEST_F(PackTables, AStopBetweenTablesLeavesTheTablesPackedAndTheRerunGoesOn) {
 TEST_F(PackTables, AStopInsideATableLeavesNoFileOfItAndTheRerunWritesIt) {
     fs::create_directories(packed());
     // Raised from the exit search of the last table: it stops before the table's file is written.
-    options_.write.settle_progress = [this](uint64_t, uint64_t) {
-        if (lines_.size() == 4) stop_ = true;
+    options_.write.control.progress = [this](Control::Count count, uint64_t, uint64_t) {
+        if (count == Control::Count::ExitsSearched && lines_.size() == 4) stop_ = true;
     };
     const PackResult stopped = pack_tables(full(), packed(), names_, options_);
     EXPECT_TRUE(stopped.interrupted);

@@ -441,15 +441,15 @@ TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
     const fs::path tmp = kpk.string() + ".tmp", journal = kpk.string() + ".tmp.journal";
     std::atomic<bool> stop{false};
     WriteOptions killed = options.write;
-    killed.stop = &stop;
+    killed.control.stop = &stop;
     killed.sync_seconds = 0;
-    killed.progress = [&](uint32_t done, uint32_t) {
-        if (done != 10) return;
+    killed.control.progress = [&](Control::Count count, uint64_t done, uint64_t) {
+        if (count != Control::Count::BlocksWritten || done != 10) return;
         fs::copy_file(tmp, dir / "saved.tmp");
         fs::copy_file(journal, dir / "saved.journal");
         stop = true;
     };
-    EXPECT_THROW(write_settled_table(*table, kpk, killed, Tablebase(dir)), WriteStopped);
+    EXPECT_THROW(write_settled_table(*table, kpk, killed, Tablebase(dir)), Stopped);
     fs::rename(dir / "saved.tmp", tmp);
     fs::rename(dir / "saved.journal", journal);
 
@@ -570,11 +570,11 @@ TEST(JobsSolver, CheckpointEveryPlyResumesToTheSameTable) {
         if (line.find(" in 9:") != std::string::npos) stop = true;
     });
     SolveOptions options;
-    options.progress = &progress;
+    options.control.lines = &progress;
     options.checkpoint = checkpoint;
     options.checkpoint_seconds = 0;
-    options.stop = &stop;
-    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    options.control.stop = &stop;
+    EXPECT_THROW(solve(m, tables, options), Stopped);
     ASSERT_TRUE(fs::exists(checkpoint));
     stop = false;
     const auto resumed = solve(m, tables, options);
@@ -602,13 +602,13 @@ std::vector<SolvePoint> stopped_and_resumed(const std::string& name, SolvePoint 
     SolveOptions options;
     options.checkpoint = checkpoint;
     options.checkpoint_seconds = 0;
-    options.stop = &stop;
+    options.control.stop = &stop;
     options.waves_below = waves_below;
     options.checkpoint_written = [&](SolvePoint p) {
         points.push_back(p);
         if (p == stop_at) stop = true;
     };
-    EXPECT_THROW(solve(m, tables, options), SolveInterrupted);
+    EXPECT_THROW(solve(m, tables, options), Stopped);
     const std::vector<SolvePoint> before_stop = points;
     std::optional<SolvePoint> resumed_at;
     options.checkpoint_found = [&](std::optional<SolvePoint> at, const std::string&) { resumed_at = at; };
@@ -653,11 +653,11 @@ TEST(JobsSolver, StopDuringTheFirstPassDropsItWithoutACheckpoint) {
     const std::atomic<bool> stop{true};  // asked before the first pass has done anything
     SolveOptions options;
     options.checkpoint = checkpoint;
-    options.stop = &stop;
+    options.control.stop = &stop;
     try {
         solve(Material::parse("KRvK"), tables, options);
         FAIL() << "the solve was not stopped";
-    } catch (const SolveInterrupted& e) {
+    } catch (const Stopped& e) {
         EXPECT_NE(std::string(e.what()).find("first pass"), std::string::npos) << e.what();
     }
     EXPECT_FALSE(fs::exists(checkpoint));

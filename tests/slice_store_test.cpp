@@ -133,12 +133,12 @@ TEST(SlicesOnDisk, StoppedAndResumed) {
         if (line.starts_with("KRPvK slice 3 of 24: lost in 8:")) stop = true;
     });
     SolveOptions options;
-    options.progress = &progress;
+    options.control.lines = &progress;
     options.checkpoint = dir.path / "KRPvK.checkpoint";
-    options.stop = &stop;
+    options.control.stop = &stop;
     options.slices_on_disk = true;
     options.waves_below = 1 << 17;  // solved alone, with checkpoints inside the slices
-    EXPECT_THROW(solve_table(m, tables, options), SolveInterrupted);
+    EXPECT_THROW(solve_table(m, tables, options), Stopped);
     EXPECT_TRUE(fs::exists(slice_store_path(options.checkpoint)));
     stop = false;
     std::string resumed;
@@ -235,12 +235,12 @@ TEST(PromotionsInPart, WithTheSlicesOnDisk) {
         if (line.starts_with("KQPvK slice 2 of 24: lost in 4:")) stop = true;
     });
     SolveOptions options;
-    options.progress = &progress;
+    options.control.lines = &progress;
     options.checkpoint = dir.path / "KQPvK.checkpoint";
-    options.stop = &stop;
+    options.control.stop = &stop;
     options.slices_on_disk = options.promotions_in_part = true;
     options.waves_below = 1 << 17;  // solved alone, with checkpoints inside the slices
-    EXPECT_THROW(solve_table(m, tables, options), SolveInterrupted);
+    EXPECT_THROW(solve_table(m, tables, options), Stopped);
     stop = false;
     EXPECT_TRUE(*solved_on_disk(m, tables, options) == *tables.find(m));
 }

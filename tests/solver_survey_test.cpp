@@ -76,11 +76,11 @@ TEST(SolverSurvey, NoneAfterAResume) {
         if (line.starts_with("KQvKR: lost in 8:")) stop = true;
     });
     SolveOptions options;
-    options.progress = &progress;
+    options.control.lines = &progress;
     options.checkpoint = dir.path / "KQvKR.checkpoint";
-    options.stop = &stop;
+    options.control.stop = &stop;
     options.survey_exits = true;
-    EXPECT_THROW(solve_table(m, tables, options), SolveInterrupted);
+    EXPECT_THROW(solve_table(m, tables, options), Stopped);
     stop = false;
     const SolvedTable resumed = solve_table(m, tables, options);
     EXPECT_TRUE(*resumed.whole == *tables.find(m));

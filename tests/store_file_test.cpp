@@ -236,7 +236,9 @@ TEST(StoreFile, ProgressCountsEveryBlockAndAStopLeavesNoFile) {
     o.block_entries = 1 << 10;
     std::vector<uint32_t> said;
     uint32_t blocks = 0;
-    o.progress = [&](uint32_t done, uint32_t all) { said.push_back(done), blocks = all; };
+    o.control.progress = [&](Control::Count, uint64_t done, uint64_t all) {
+        said.push_back(done), blocks = all;
+    };
     write_table(*table, path, o);
     EXPECT_EQ(blocks, TableReader(path, format::Metric::Dtm).header().block_count);
     ASSERT_EQ(said.size(), size_t(blocks) + 1);
@@ -246,12 +248,12 @@ TEST(StoreFile, ProgressCountsEveryBlockAndAStopLeavesNoFile) {
     // next write (tests/store_write_journal_test.cpp).
     const std::string good = read_bytes(path);
     std::atomic<bool> stop{false};
-    o.stop = &stop;
-    o.progress = [&](uint32_t done, uint32_t) { stop = stop || done == 3; };
+    o.control.stop = &stop;
+    o.control.progress = [&](Control::Count, uint64_t done, uint64_t) { stop = stop || done == 3; };
     try {
         write_table(*small_table("KQvK"), path, o);
         ADD_FAILURE() << "the write was not stopped";
-    } catch (const WriteStopped& e) {
+    } catch (const Stopped& e) {
         EXPECT_TRUE(contains(e.what(), "stopped")) << e.what();
     }
     EXPECT_TRUE(read_bytes(path) == good);

@@ -272,14 +272,14 @@ TEST(StoreShipping, AStopEndsAWholeTableReadAndKeepsNothingOfIt) {
     const fs::path path = write_settled("KPvK", dir.path);
     for (const char* sub : {"KQvK", "KRvK", "KBvK", "KNvK"}) write_settled(sub, dir.path);
     std::atomic<bool> stop = true;
-    EXPECT_THROW(read_stored_table(path, BOTH_SIDES, &stop), ReadStopped);
+    EXPECT_THROW(read_stored_table(path, BOTH_SIDES, &stop), Stopped);
     Tablebase files(dir.path);
     files.stop_reading_when(&stop);
-    EXPECT_THROW(files.find(kpk), ReadStopped);
+    EXPECT_THROW(files.find(kpk), Stopped);
     // The exits of the sub-tables in memory: the stop comes in the pass over the entries.
     const Tablebase& solved = test::solved_tables({"KPvK"});
     const StoredTable stored = read_stored_table(path);
-    EXPECT_THROW(apply_exits(*stored.table, WHITE, solved, &stop), ReadStopped);
+    EXPECT_THROW(apply_exits(*stored.table, WHITE, solved, &stop), Stopped);
 
     stop = false;
     const auto table = files.find(kpk);

@@ -20,15 +20,15 @@ fs::path journal_of(const fs::path& path) { return path.string() + ".tmp.journal
 void leave_a_killed_write(const Table& table, const fs::path& path, WriteOptions o, uint32_t after) {
     const fs::path saved_tmp = path.string() + ".saved", saved_journal = path.string() + ".saved-journal";
     std::atomic<bool> stop{false};
-    o.stop = &stop;
+    o.control.stop = &stop;
     o.sync_seconds = 0;
-    o.progress = [&](uint32_t done, uint32_t) {
+    o.control.progress = [&](Control::Count, uint64_t done, uint64_t) {
         if (done != after) return;
         fs::copy_file(tmp_of(path), saved_tmp, fs::copy_options::overwrite_existing);
         fs::copy_file(journal_of(path), saved_journal, fs::copy_options::overwrite_existing);
         stop = true;
     };
-    EXPECT_THROW(write_table(table, path, o), WriteStopped);
+    EXPECT_THROW(write_table(table, path, o), Stopped);
     fs::rename(saved_tmp, tmp_of(path));
     fs::rename(saved_journal, journal_of(path));
 }
@@ -36,7 +36,9 @@ void leave_a_killed_write(const Table& table, const fs::path& path, WriteOptions
 // Writes `table` and returns the number of blocks it found on disk already (the first progress call).
 uint32_t write_counting_kept(const Table& table, const fs::path& path, WriteOptions o) {
     uint32_t first = std::numeric_limits<uint32_t>::max();
-    o.progress = [&](uint32_t done, uint32_t) { first = std::min(first, done); };
+    o.control.progress = [&](Control::Count, uint64_t done, uint64_t) {
+        first = std::min(first, uint32_t(done));
+    };
     write_table(table, path, o);
     EXPECT_FALSE(fs::exists(tmp_of(path)));
     EXPECT_FALSE(fs::exists(journal_of(path)));
@@ -82,9 +84,9 @@ TEST(StoreWriteJournal, AStopKeepsTheBlocksWrittenSoFarForTheNextWrite) {
     const Reference ref(small_blocks());
     std::atomic<bool> stop{false};
     WriteOptions o = small_blocks();
-    o.stop = &stop;
-    o.progress = [&](uint32_t done, uint32_t) { stop = stop || done == 10; };
-    EXPECT_THROW(write_table(*ref.table, ref.path, o), WriteStopped);
+    o.control.stop = &stop;
+    o.control.progress = [&](Control::Count, uint64_t done, uint64_t) { stop = stop || done == 10; };
+    EXPECT_THROW(write_table(*ref.table, ref.path, o), Stopped);
     EXPECT_FALSE(fs::exists(ref.path));
     EXPECT_GE(write_counting_kept(*ref.table, ref.path, small_blocks()), 10u);
     EXPECT_TRUE(read_bytes(ref.path) == ref.bytes);

@@ -40,7 +40,7 @@ std::string chain_completion_text(const std::vector<SubtableSides>& chain, size_
 // Completes the chain's tables from the files in `dir`, in the chain's order, each in a Tablebase of
 // its own (freed before the next: it holds the table and what it reads) that reads the exact copies
 // in copy_dir (empty: dir). A table without a file is skipped (its reader says it is missing).
-// Throws what Tablebase::find throws: StoreError for a damaged file, ReadStopped once `stop` is raised.
+// Throws what Tablebase::find throws: StoreError for a damaged file, Stopped once `stop` is raised.
 void complete_chain_in_turn(const std::vector<SubtableSides>& chain, const std::filesystem::path& dir,
                             const std::filesystem::path& copy_dir, const std::atomic<bool>* stop,
                             const ChainCompletionTold& told, const ChainTableCompleted& completed);

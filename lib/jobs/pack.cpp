@@ -60,7 +60,7 @@ std::map<Material, size_t> last_readers(const fs::path& from, const std::vector<
 PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vector<std::string>& names,
                        const PackOptions& options) {
     if (fs::equivalent(from, to)) throw std::runtime_error("FROM_DIR and TO_DIR must differ");
-    const std::atomic<bool>* stop = options.write.stop;
+    const std::atomic<bool>* stop = options.write.control.stop;
     PackResult result;
     const auto stopped = [&](const std::string& where) {
         result.interrupted = true;
@@ -102,9 +102,7 @@ PackResult pack_tables(const fs::path& from, const fs::path& to, const std::vect
                 if (!table) throw std::runtime_error("no " + source.string());
                 if (pack) write_settled_table(*table, target, options.write, tables);
                 if (copy_wanted) copy_note = write_exact_copy(*table, to);
-            } catch (const WriteStopped& e) {  // its blocks written so far stay for the next pack
-                return stopped("while packing " + m.name() + " (" + e.what() + ")");
-            } catch (const ReadStopped& e) {
+            } catch (const Stopped& e) {  // the blocks written so far stay for the next pack
                 return stopped("while packing " + m.name() + " (" + e.what() + ")");
             }
         }

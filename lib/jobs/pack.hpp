@@ -14,7 +14,7 @@
 namespace retro {
 
 struct PackOptions {
-    // The form to write; write.stop, when set and raised, stops the pack within a block (the blocks
+    // The form to write; write.control.stop, when set and raised, stops the pack within a block (the blocks
     // written so far stay for the next pack of that table) or between two tables.
     WriteOptions write;
     bool overwrite = false;  // write again the tables whose file is complete in that form

@@ -67,7 +67,7 @@ void remove_solve_files(const std::filesystem::path& checkpoint,
 
 WriteOptions with_stop(const JobOptions& options) {
     WriteOptions write = options.write;
-    write.stop = options.stop;
+    write.control.stop = options.stop;
     return write;
 }
 
@@ -85,7 +85,7 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
     write.pawn_digits_first = pawn_digits_first;
     auto last_line = std::chrono::steady_clock::now();
     bool started = false;
-    write.progress = [&](uint32_t done, uint32_t blocks) {
+    const auto blocks_written = [&](uint64_t done, uint64_t blocks) {
         if (!started) {
             started = true;
             line(name + ": writing " + file.string() + " in " + std::to_string(blocks) + " blocks" +
@@ -99,7 +99,11 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
         }
         last_line = std::chrono::steady_clock::now();
     };
-    write.settle_progress = percent_lines(name + ": searched the exits of", last_line, line);
+    const auto exits_searched = percent_lines(name + ": searched the exits of", last_line, line);
+    write.control.progress = [&](Control::Count count, uint64_t done, uint64_t total) {
+        if (count == Control::Count::BlocksWritten) blocks_written(done, total);
+        if (count == Control::Count::ExitsSearched) exits_searched(done, total);
+    };
     if (write.settle_exits && survey) {
         write_table(*settle_from, file, write, survey);
     } else if (write.settle_exits) {
@@ -301,11 +305,11 @@ bool JobRun::solve(TableBuild& b) {
     subtables_.read_through(b.tables);
     LineStream solver_lines([this](const std::string& line) { table_line(line); });
     SolveOptions solve_options;
-    solve_options.progress = &solver_lines;
+    solve_options.control.lines = &solver_lines;
     solve_options.checkpoint = b.checkpoint;
     solve_options.checkpoint_seconds = options_.checkpoint_seconds;
-    solve_options.slices_solved = [&](int solved, int slices) {
-        progress_.table_progress(double(solved) / double(slices));
+    solve_options.control.progress = [&](Control::Count count, uint64_t solved, uint64_t slices) {
+        if (count == Control::Count::SlicesSolved) progress_.table_progress(double(solved) / double(slices));
     };
     solve_options.checkpoint_found = [&](std::optional<SolvePoint> resumed_at, const std::string& message) {
         b.resuming = resumed_at.has_value();
@@ -325,7 +329,7 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.checkpoint_written = [&](SolvePoint ply) {
         write_elapsed(b.checkpoint, ply, own_seconds(b));
     };
-    solve_options.stop = options_.stop;
+    solve_options.control.stop = options_.stop;
     solve_options.slices_on_disk = b.memory.slices_on_disk;
     solve_options.promotions_in_part = b.memory.promotions_in_part;
     solve_options.survey_exits = b.settle && !b.memory.slices_on_disk;
@@ -340,10 +344,10 @@ bool JobRun::solve(TableBuild& b) {
     try {
         complete_chain(m, b.memory);
         b.solved = solve_table(m, b.tables, solve_options);
-    } catch (const SolveInterrupted& e) {
-        return stopped(e.what());
-    } catch (const ReadStopped&) {  // a sub-table read whole takes a while
-        return stopped(m.name() + ": stopped while reading its sub-tables");
+    } catch (const Stopped& e) {  // while solving, or reading a sub-table whole (which takes a while)
+        return stopped(e.work() == Stopped::Work::Reading
+                           ? m.name() + ": stopped while reading its sub-tables"
+                           : std::string(e.what()));
     }
     b.solve_seconds = own_seconds(b);
     return true;
@@ -370,9 +374,7 @@ bool JobRun::write(TableBuild& b) {
                                b.solved.survey ? &*b.solved.survey : nullptr, b.read_in_part, b.file,
                                b.tables, options_, [this](const std::string& line) { table_line(line); });
         if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
-    } catch (const WriteStopped&) {
-        return stopped();
-    } catch (const ReadStopped&) {  // the exits read a sub-table's other side to move
+    } catch (const Stopped&) {  // writing, or the exits reading a sub-table's other side to move
         return stopped();
     }
     b.write_seconds = seconds_since(write_start);
@@ -405,7 +407,7 @@ bool JobRun::verify(TableBuild& b) {
         v = verify_table(*b.table, b.tables, options_.stop,
                          percent_lines(m.name() + ": checked", last_line,
                                        [this](const std::string& line) { table_line(line); }));
-    } catch (const ReadStopped&) {  // while reading a sub-table's other side to move
+    } catch (const Stopped&) {  // while reading a sub-table's other side to move
         v.stopped = true;
     }
     if (v.mismatch) throw JobError(m.name() + ": verification failed: " + *v.mismatch);

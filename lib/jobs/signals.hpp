@@ -14,7 +14,7 @@ public:
     StopSignals(const StopSignals&) = delete;
     StopSignals& operator=(const StopSignals&) = delete;
 
-    // The flag to hand to SolveOptions::stop.
+    // The flag to hand to JobOptions::stop or Control::stop.
     static const std::atomic<bool>& flag();
     // The signal that asked to stop, 0 when none did.
     static int signal_number();

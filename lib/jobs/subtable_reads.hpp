@@ -41,7 +41,7 @@ public:
     // its reading completed), in `seconds`.
     using Completed = std::function<void(size_t k, const Material& done, double seconds)>;
     // Completes the chain's tables in its order, each from the copies of the ones before, and writes
-    // each one's copy. Throws what Tablebase::find throws (ReadStopped once the job stops).
+    // each one's copy. Throws what Tablebase::find throws (Stopped once the job stops).
     void complete(const std::vector<SubtableSides>& chain, const Completed& told) const;
 
     // Whether m, just built, gets an exact copy: its file settles values by exits (`settles`) and a

@@ -55,7 +55,7 @@ namespace {
 
 // Sets every legal entry of `side` to value_of(index, placement, position, its current value), in
 // parallel. The values of `side` are read only through value_of, and only for the entry being
-// replaced. A raised `stop` ends it within a range of entries, throwing ReadStopped and leaving the
+// replaced. A raised `stop` ends it within a range of entries, throwing Stopped and leaving the
 // table as it was.
 template <class ValueOf>
 void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, ValueOf&& value_of) {

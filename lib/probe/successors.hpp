@@ -37,12 +37,12 @@ private:
 
 // Fills every legal entry of `side` in a table read in the shipping form (read_stored_table) by a
 // one-ply search over the other side, which the file holds, and the sub-tables in `tables`. Holes
-// stay draws. Parallel (TBB). Throws ReadStopped once `stop` is raised.
+// stay draws. Parallel (TBB). Throws Stopped once `stop` is raised.
 void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop = nullptr);
 
 // Completes the stored values of `side` in a table whose file exits settle (format version 5): each
 // legal entry takes the better of its value and its best capture or promotion. Parallel (TBB).
-// Throws ReadStopped once `stop` is raised.
+// Throws Stopped once `stop` is raised.
 void apply_exits(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace retro

@@ -112,9 +112,7 @@ std::unique_ptr<Table> read_exact_copy(const std::filesystem::path& dir,
         StoredTable stored = read_stored_table(exact_copy_path(copy_dir, m), sides, stop);
         if (stored.exits_settled || (stored.dropped && (sides & side_bit(*stored.dropped)))) return nullptr;
         return std::move(stored.table);
-    } catch (const ReadStopped&) {
-        throw;
-    } catch (const StoreError&) {
+    } catch (const StoreError&) {  // a stop (Stopped) goes on up
         return nullptr;
     }
 }

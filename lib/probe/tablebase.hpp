@@ -75,7 +75,7 @@ public:
     // The materials (canonical, in order) of the tables held in memory: added, or read by find().
     std::vector<Material> held_tables() const;
     // Polled while find() reads a table whole (decompressing it, applying exits, rebuilding a
-    // dropped side): once raised, find() throws ReadStopped instead of finishing a read that may
+    // dropped side): once raised, find() throws Stopped instead of finishing a read that may
     // take minutes. A job's stop, so that it ends within a second also while loading sub-tables.
     void stop_reading_when(const std::atomic<bool>* stop) { stop_ = stop; }
     // find() reads a table's exact copy (store/table_file.hpp: written by a job beside a file that

@@ -11,13 +11,17 @@
 
 namespace retro {
 
-WriteSurvey exit_settled(const Table& table, const TableSource& tables, const std::atomic<bool>* stop,
-                         const std::function<void(uint64_t done, uint64_t entries)>& progress) {
+WriteSurvey exit_settled(const Table& table, const TableSource& tables, const Control& control) {
     const ExitProbe exits(table.scheme, tables);
     WriteSurvey survey;
     const uint64_t entries = table.size();
     const size_t words = EntryBits::words_for(entries);
-    par::SharedProgress searched(progress, 2 * entries);
+    par::SharedProgress searched(control.progress
+                                     ? par::SharedProgress::Report([&](uint64_t done, uint64_t all) {
+                                           control.tell(Control::Count::ExitsSearched, done, all);
+                                       })
+                                     : par::SharedProgress::Report(),
+                                 2 * entries);
     for (Color side : {WHITE, BLACK}) {
         std::vector<uint64_t>& legal = survey.legal.words[side];
         std::vector<uint64_t>& settled = survey.settled.words[side];
@@ -28,8 +32,8 @@ WriteSurvey exit_settled(const Table& table, const TableSource& tables, const st
             [&] { return std::vector<uint64_t>(WriteSurvey::COUNTED_VALUES); });
         // Ranges of whole words, so no two tasks write the same word.
         par::parallel_for(tbb::blocked_range<size_t>(0, words, 1 << 10), [&](const auto& r) {
-            if (stop && stop->load(std::memory_order_relaxed))
-                throw WriteStopped(table.material().name() + ": stopped while settling values by exits");
+            control.stop_if_requested(Stopped::Work::Writing,
+                                      table.material().name() + ": stopped while settling values by exits");
             std::vector<uint64_t>& count = counts.local();
             MoveList moves;
             const uint64_t first = uint64_t(r.begin()) * 64, last = std::min(entries, uint64_t(r.end()) * 64);
@@ -60,7 +64,7 @@ WriteSurvey exit_settled(const Table& table, const TableSource& tables, const st
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                          const TableSource& tables) {
     if (!options.settle_exits) return write_table(table, path, options);
-    const WriteSurvey survey = exit_settled(table, tables, options.stop, options.settle_progress);
+    const WriteSurvey survey = exit_settled(table, tables, options.control);
     write_table(table, path, options, &survey);
 }
 

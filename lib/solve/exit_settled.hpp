@@ -16,14 +16,12 @@ namespace retro {
 // The survey of both sides to move of `table` for its writer: the legal entries, the counts of their
 // values, and the entries exits settle. Its sub-tables come from `tables` (throws SolveError if one
 // is missing). Parallel (TBB); one pass of move generation over the legal entries. Throws
-// WriteStopped when `stop` is raised. Calls `progress` (when set) as WriteOptions::settle_progress
-// says.
-WriteSurvey exit_settled(const Table& table, const TableSource& tables,
-                         const std::atomic<bool>* stop = nullptr,
-                         const std::function<void(uint64_t done, uint64_t entries)>& progress = {});
+// Stopped (Writing: the search is part of the write) once control's stop is raised; tells control
+// the entries searched (Control::Count::ExitsSearched).
+WriteSurvey exit_settled(const Table& table, const TableSource& tables, const Control& control = {});
 
-// write_table, settled by exits (format version 5) when options.settle_exits asks for it; options.stop
-// stops the search for exits too.
+// write_table, settled by exits (format version 5) when options.settle_exits asks for it; the
+// options' control steers the search for exits too.
 void write_settled_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                          const TableSource& tables);
 

@@ -128,10 +128,12 @@ private:
             last_checkpoint_ = std::chrono::steady_clock::now();
             report("checkpoint at ply " + std::to_string(next_ply));
         }
-        if (stop) throw SolveInterrupted(setup_.label + ": stopped at ply " + std::to_string(next_ply));
+        if (stop)
+            throw Stopped(Stopped::Work::Solving,
+                          setup_.label + ": stopped at ply " + std::to_string(next_ply));
     }
 
-    bool stop_requested() const { return options_.stop && options_.stop->load(std::memory_order_relaxed); }
+    bool stop_requested() const { return options_.control.stop_requested(); }
 
     // The first passes keep no checkpoint of their own (they take a minute or two at most): a stop
     // there drops their work, and they start over when resumed.
@@ -140,7 +142,8 @@ private:
         log_.reset();  // no checkpoint names it
         if (!setup_.log_path.empty()) std::filesystem::remove(setup_.log_path);
         if (!options_.checkpoint.empty()) setup_.write_checkpoint(nullptr);
-        throw SolveInterrupted(setup_.label + ": stopped in " + pass + ", which starts over when resumed");
+        throw Stopped(Stopped::Work::Solving,
+                      setup_.label + ": stopped in " + pass + ", which starts over when resumed");
     }
 
     void raise_max(int v) {
@@ -640,13 +643,13 @@ private:
     }
 
     void report(const std::string& what) const {
-        if (!options_.progress || !setup_.report_plies) return;
-        *options_.progress << setup_.label << ": " << what << " done, " << elapsed() << " s\n";
+        if (!options_.control.lines || !setup_.report_plies) return;
+        *options_.control.lines << setup_.label << ": " << what << " done, " << elapsed() << " s\n";
     }
     void report_ply(int n, uint64_t found) const {
-        if (!options_.progress || !setup_.report_plies) return;
-        *options_.progress << setup_.label << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": " << found
-                           << " entries, " << elapsed() << " s\n";
+        if (!options_.control.lines || !setup_.report_plies) return;
+        *options_.control.lines << setup_.label << ": " << (n % 2 ? "won" : "lost") << " in " << n << ": "
+                                << found << " entries, " << elapsed() << " s\n";
     }
     double elapsed() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_.start).count();

@@ -43,7 +43,7 @@ struct SchemeValues {
 };
 
 // Solves s's entries, going on from `resumed` (with its layer log) when given. Throws
-// SolveInterrupted when s.options.stop is set, after writing a checkpoint (or none in the first
+// Stopped when s.options.control's stop is raised, after writing a checkpoint (or none in the first
 // passes); SolveError for a mate longer than options.longest_mate.
 SchemeValues solve_scheme(const SchemeSolve& s, std::optional<SolverState> resumed,
                           std::unique_ptr<LayerLog> log);

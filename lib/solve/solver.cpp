@@ -120,7 +120,7 @@ public:
           in_wave_(options),
           start_(std::chrono::steady_clock::now()),
           configs_(m.has_pawns() ? pawn_configs(m) : std::vector<PawnConfig>{}) {
-        in_wave_.progress = nullptr;
+        in_wave_.control.lines = nullptr;
         in_wave_.checkpoint.clear();
         for (int k = 0; k < int(configs_.size()); ++k) slice_number_[configs_[size_t(k)]] = k;
     }
@@ -191,8 +191,8 @@ private:
     void found(std::optional<SolvePoint> resumed_at, const std::string& message) const {
         if (options_.checkpoint_found)
             options_.checkpoint_found(resumed_at, message);
-        else if (options_.progress)
-            *options_.progress << material_.name() << ": " << message << "\n";
+        else if (options_.control.lines)
+            *options_.control.lines << material_.name() << ": " << message << "\n";
     }
 
     // Writes the checkpoint of slice `slice` (its sweeps' state, or none when it has not begun) and of
@@ -247,11 +247,12 @@ private:
         const int slices = int(configs.size());
         const int line_every = std::max(1, slices / int(SLICE_LINES));
         const bool few_slices = slices <= int(SLICE_LINES);
-        if (options_.slices_solved) options_.slices_solved(first, slices);
+        options_.control.tell(Control::Count::SlicesSolved, first, slices);
         for (int k = first; k < slices;) {
-            if (k > first && options_.stop && options_.stop->load()) {
+            if (k > first && options_.control.stop_requested()) {
                 if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
-                throw SolveInterrupted(material_.name() + ": stopped before slice " + std::to_string(k + 1));
+                throw Stopped(Stopped::Work::Solving,
+                              material_.name() + ": stopped before slice " + std::to_string(k + 1));
             }
             const bool resumed_here = k == first && resumed && resumed->state;
             const int end = resumed_here ? k + 1 : wave_end(configs, k);
@@ -266,7 +267,7 @@ private:
             } else {
                 solved = solve_wave(configs, k, end);
             }
-            if (options_.slices_solved) options_.slices_solved(end, slices);
+            options_.control.tell(Control::Count::SlicesSolved, end, slices);
             for (int j = k; j < end; ++j) {
                 SolvedSlice& slice = solved[size_t(j - k)];
                 if (store_) store_->append(j, slice.values);
@@ -274,8 +275,8 @@ private:
                     solved_.push_back(std::make_shared<const Table>(std::move(slice.values)));
                     surveys_.push_back(std::move(slice.survey));
                 }
-                if (options_.progress && ((j + 1) % line_every == 0 || j + 1 == slices))
-                    *options_.progress << label(j, slices) << " done, " << elapsed() << " s\n";
+                if (options_.control.lines && ((j + 1) % line_every == 0 || j + 1 == slices))
+                    *options_.control.lines << label(j, slices) << " done, " << elapsed() << " s\n";
             }
             if (end - k > 1 && end < slices) checkpoint_batch_if_due(end);
             k = end;
@@ -352,9 +353,10 @@ private:
     SolvedSlice solve_slice(const IndexScheme& scheme, int k, bool report_plies, bool in_wave,
                             std::optional<SolverState> state) {
         const SolveOptions& options = in_wave ? in_wave_ : options_;
-        const ExitProbe exits(
-            scheme, tables_, push_targets(scheme.slice_config()),
-            options.promotions_in_part ? read_promotions(scheme, tables_, options.stop) : PromotionTargets{});
+        const ExitProbe exits(scheme, tables_, push_targets(scheme.slice_config()),
+                              options.promotions_in_part
+                                  ? read_promotions(scheme, tables_, options.control.stop)
+                                  : PromotionTargets{});
         const std::string name = label(k, int(configs_.size()));
         auto values = solve_scheme(setup(scheme, exits, k, name, report_plies, in_wave), std::move(state),
                                    in_wave ? nullptr : std::move(log_));
@@ -371,9 +373,11 @@ private:
                 const IndexScheme scheme(material_, configs[size_t(j)]);
                 solved[size_t(j - k)].emplace(solve_slice(scheme, j, false, true, std::nullopt));
             });
-        } catch (const SolveInterrupted&) {
+        } catch (const Stopped& e) {
+            if (e.work() != Stopped::Work::Solving) throw;
             if (!options_.checkpoint.empty()) checkpoint(k, nullptr);
-            throw SolveInterrupted(material_.name() + ": stopped before slice " + std::to_string(k + 1));
+            throw Stopped(Stopped::Work::Solving,
+                          material_.name() + ": stopped before slice " + std::to_string(k + 1));
         }
         std::vector<SolvedSlice> out;
         for (auto& t : solved) out.push_back(std::move(*t));

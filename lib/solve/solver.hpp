@@ -15,6 +15,7 @@
 #include "index/pawn_slices.hpp"
 #include "solve/entry_state.hpp"
 #include "solve/solve_error.hpp"
+#include "store/control.hpp"
 #include "store/dtm.hpp"
 #include "store/slice_store.hpp"
 #include "store/table_source.hpp"
@@ -26,22 +27,22 @@ namespace retro {
 using SolvePoint = int64_t;
 
 struct SolveOptions {
-    std::ostream* progress = nullptr;  // per-ply lines when set
+    // Its lines get the per-ply and per-slice lines; its progress the slices solved
+    // (Control::Count::SlicesSolved: the job's ETA follows them). Its stop is polled between plies
+    // and within the first passes: the solver then checkpoints (between plies) and throws Stopped.
+    Control control{};
     // Where to keep the solver's state between plies (empty: nowhere). A valid checkpoint of the
     // same material found there at the start is resumed.
     std::filesystem::path checkpoint;
     // Told, before the first pass, what became of a checkpoint file found there: the point the solve
     // resumes at, or nullopt when it was damaged or of another table and was set aside
     // (set_aside_checkpoint; the solve starts over). The message says so in words. Without this
-    // callback the message goes to progress.
+    // callback the message goes to the control's lines.
     std::function<void(std::optional<SolvePoint> resumed_at, const std::string& message)> checkpoint_found;
     double checkpoint_seconds = 300;  // at most this long between checkpoints
     // Told after each checkpoint is on disk, with the point it resumes at (the job runner keeps the
     // table's elapsed time beside it, so a resumed table's time and ETA count the earlier runs).
     std::function<void(SolvePoint resumes_at)> checkpoint_written;
-    // Polled between plies and within the first passes; when true the solver checkpoints (between
-    // plies) and throws SolveInterrupted.
-    const std::atomic<bool>* stop = nullptr;
     // The longest mate, in plies, the values can hold (DTM_MAX); longer ones throw SolveError. Tests
     // lower it to meet the limit on small tables.
     int longest_mate = DTM_MAX;
@@ -61,9 +62,6 @@ struct SolveOptions {
     // A table solved whole comes with the survey its writer needs to settle values by exits
     // (SolvedTable::survey): 2 bits per entry and side while it is solved.
     bool survey_exits = false;
-    // Told, for a pawn table, how many of its slices are solved (those of a resumed checkpoint at
-    // the start, then after each slice or wave) and how many it has: the job's ETA follows them.
-    std::function<void(int solved, int slices)> slices_solved;
 };
 
 // A solved table: whole in memory, or (a pawn table solved with SolveOptions::slices_on_disk) in the

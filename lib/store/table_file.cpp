@@ -329,8 +329,8 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     // fill: the value most entries of the block may take (their own value; any, for a hole; any not
     // better than their own, for a settled entry).
     auto run_codes = [&](Color side, uint64_t first, uint32_t n, const DigitOrder& order) {
-        if (options.stop && options.stop->load(std::memory_order_relaxed))
-            throw WriteStopped(path.string() + ": the write was stopped; no file was left");
+        options.control.stop_if_requested(Stopped::Work::Writing,
+                                          path.string() + ": the write was stopped; no file was left");
         const format::Side& s = h.sides[side];
         const std::vector<uint16_t>& code = code_of[side];
         enum Kind : uint8_t { KEPT, HOLE, SETTLED };
@@ -429,7 +429,7 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     }
     auto last_sync = std::chrono::steady_clock::now();
     uint32_t written = kept;
-    if (options.progress) options.progress(written, h.block_count);
+    options.control.tell(Control::Count::BlocksWritten, written, h.block_count);
     // A stop keeps the blocks written so far for the next write; any other failure removes them.
     try {
         par::ordered_pipeline(
@@ -447,9 +447,9 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
                     journal.flush();
                     last_sync = std::chrono::steady_clock::now();
                 }
-                if (options.progress) options.progress(written, h.block_count);
+                options.control.tell(Control::Count::BlocksWritten, written, h.block_count);
             });
-    } catch (const WriteStopped&) {
+    } catch (const Stopped&) {
         file->leave_for_resume();
         journal.keep();
         throw;

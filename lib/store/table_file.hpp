@@ -15,6 +15,7 @@
 
 #include "index/dependencies.hpp"
 #include "store/codec.hpp"
+#include "store/control.hpp"
 #include "store/store_error.hpp"
 #include "store/table.hpp"
 #include "store/table_values.hpp"
@@ -82,19 +83,12 @@ struct WriteOptions {
     // (format version 6, store/block_ranks.hpp: 1-5% fewer bytes, and 2.6 times less xz time on
     // tables of few distances); false writes version 5, for readers of versions 1 to 5.
     bool rank_blocks = true;
-    // When set and raised, the write stops at the next block and throws WriteStopped.
-    const std::atomic<bool>* stop = nullptr;
-    // Called before the first block is compressed, with the blocks a killed write of the same file
-    // left on disk (0 unless it resumes such a write: store/write_journal.hpp), then after each block
-    // is written, one call at a time (from a thread of the writing pipeline): blocks done, blocks in
-    // all.
-    std::function<void(uint32_t done, uint32_t blocks)> progress{};
+    // Its stop ends the write at the next block in Stopped; its progress is told the blocks
+    // written (Control::Count::BlocksWritten) and, by write_settled_table, the exits searched.
+    Control control{};
     // How often the blocks written so far are flushed to disk and journaled, so that a write killed
     // halfway goes on from them (store/write_journal.hpp): a kill loses at most this much compression.
     double sync_seconds = 10;
-    // Called from time to time while write_settled_table searches the exits, one call at a time (from
-    // any thread): entries searched, entries in all (both sides to move).
-    std::function<void(uint64_t done, uint64_t entries)> settle_progress{};
 };
 
 // How an exact copy is written: zstd 1, every value as solved, in the natural order of the entries
@@ -125,7 +119,7 @@ std::unique_ptr<Table> read_table(const std::filesystem::path& path);
 // The same for any file, reading the values of `sides` to move only (the table holds no other):
 // the entries of a side the file does not store are draws, and `dropped` names that side; with
 // `exits_settled` (format version 5) the stored values still lack the exits that settle them
-// (Tablebase::find applies them). Throws ReadStopped once `stop` is raised.
+// (Tablebase::find applies them). Throws Stopped once `stop` is raised.
 struct StoredTable {
     std::unique_ptr<Table> table;
     std::optional<Color> dropped;

@@ -62,7 +62,7 @@ public:
     using BlockSink =
         std::function<void(uint32_t block, Color side, uint64_t first, std::span<const uint16_t> values)>;
     // Decompresses and checks every block of `sides` to move, in parallel, and hands each block's
-    // values to sink (called concurrently for different blocks). Throws ReadStopped once `stop` is
+    // values to sink (called concurrently for different blocks). Throws Stopped once `stop` is
     // raised, before the blocks not yet begun.
     void read_all(const BlockSink& sink, SideSet sides = BOTH_SIDES,
                   const std::atomic<bool>* stop = nullptr) const;

@@ -1,0 +1,46 @@
+// How whoever runs a long piece of work (a job, an app, a test) steers it and hears from it: one
+// object passed down through the layers (SolveOptions, WriteOptions), rather than a stop flag and
+// callbacks of its own in each options struct.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "store/store_error.hpp"
+
+namespace retro {
+
+struct Control {
+    // When set and raised, the work stops at its next safe point and throws Stopped: a solve
+    // checkpoints first, a write leaves no file (its blocks stay for the next write).
+    const std::atomic<bool>* stop = nullptr;
+    // The work's lines, each ending in '\n' (a solver's plies and slices); nullptr: none.
+    std::ostream* lines = nullptr;
+    // What the work counts as it goes.
+    enum class Count : uint8_t {
+        // Before the first block is compressed, with the blocks a killed write of the same file left
+        // on disk (store/write_journal.hpp), then after each block is written: blocks done, in all.
+        BlocksWritten,
+        // While write_settled_table searches the exits: entries searched, in all (both sides to move).
+        ExitsSearched,
+        // A pawn table's slices solved (those of a resumed checkpoint at the start, then after each
+        // slice or wave), of its slices.
+        SlicesSolved,
+    };
+    // Told how far a count has got, one call at a time (from any thread of the work).
+    std::function<void(Count count, uint64_t done, uint64_t total)> progress{};
+
+    bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
+    // Throws Stopped(work, message) when a stop is requested.
+    void stop_if_requested(Stopped::Work work, const std::string& message) const {
+        if (stop_requested()) throw Stopped(work, message);
+    }
+    void tell(Count count, uint64_t done, uint64_t total) const {
+        if (progress) progress(count, done, total);
+    }
+};
+
+}  // namespace retro
