@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "../oracle.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/far_codes.hpp"
 #include "solve/final_values.hpp"
@@ -18,6 +17,7 @@
 #include "solve/layer_sweep.hpp"
 #include "solve/promotion_pass.hpp"
 #include "solve/statistics.hpp"
+#include "support/oracle.hpp"
 
 using namespace retro;
 using retro::test::read_oracle;
