@@ -101,7 +101,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         plan.promotions = way.in_part ? promotions_in_part_bytes(m, threads) : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
-        // order's sampled block still use once dropped (KRPvKR, 2 threads: 114 MiB measured, 109 estimated).
+        // order's sampled block still use once dropped.
         plan.writing = way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? survey : 0);
         if (plan.own_and_promotions() <= cache && plan.peak() <= limit) break;
     }

@@ -80,7 +80,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t 
                        bool settles = true, uint64_t codecs = 0,
                        const std::function<bool(const Material&)>& completed_when_read = {}, int threads = 1);
 // Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
-// at most 2 bytes per entry and side in the log (KQvKR's took 0.36), for a pawn table of its
+// at most 2 bytes per entry and side in the log, for a pawn table of its
 // largest slice, with its slice store (the slices solved, compressed).
 uint64_t checkpoint_bytes_estimate(const Material& m);
 

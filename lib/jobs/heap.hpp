@@ -11,9 +11,8 @@ namespace retro {
 void return_freed_memory_promptly();
 
 // Hands the free pages of every thread's heap arena back to the system. Blocks under the threshold
-// above stay in the arena that served them once freed: over `--all 4` at 2 threads the arenas so
-// held up to 7 MiB more at a 4-man table than the table needed (KBvKB 31.9 MiB against 19.0
-// alone). Called between tables, before a table's peak is measured.
+// above stay in the arena that served them once freed, so a small table's peak would otherwise count
+// what earlier tables left there. Called between tables, before a table's peak is measured.
 void hand_back_free_heap();
 
 }  // namespace retro

@@ -81,8 +81,8 @@ public:
     // The current table's completion chain (jobs/completion_chain.hpp): `done` of `of` sub-tables
     // completed before its solve, then the chain's end. Its time is not the table's: the table's
     // expected time and the rates count from the chain's end, and meanwhile the status says how far
-    // the chain is instead of comparing the table's time with its estimate (a chain of 99 tables
-    // took 37 minutes before a solve of 3).
+    // the chain is instead of comparing the table's time with its estimate (a long chain can take
+    // many times the solve it precedes).
     void chain_progress(int done, int of) { chain_ = {done, of}; }
     void chain_finished(Clock::time_point now = Clock::now());
     // Seconds the current table's chain took (0 without one, or while it runs).
@@ -91,8 +91,8 @@ public:
     // How far the current table is, 0..1: a pawn table's slices solved, told first when they start
     // (after its sub-tables are read, and a resumed table's earlier slices). While it is under 1,
     // the table's expected time is the time its slices took since then, extrapolated, rather than
-    // the rates': reading the sub-tables of KPPvKP took 19 minutes of its 21, and counted as slice
-    // time it made the first ETA 22 hours.
+    // the rates': reading a pawn table's sub-tables can take most of its time, and counted as slice
+    // time it would inflate the first ETA many times over.
     void table_progress(double fraction, Clock::time_point now = Clock::now());
 
     // Expected seconds to solve m with `entries` entries (both sides), from the rates so far.
