@@ -132,7 +132,6 @@ int generate(const GenerateArgs& a) {
     options.stop = &StopSignals::flag();
     options.verify = a.verify;
     options.wdl = a.wdl;
-    options.write = a.settings.write;
     options.statistics_of.insert(named.begin(), named.end());
     options.report = say;
     options.note = [&](const std::string& s) { log->line(s); };

@@ -76,7 +76,6 @@ JobResult run(const std::vector<Material>& targets, const std::filesystem::path&
     const JobPlan plan = make_plan(targets, dir, settings);
     if (const auto why = refusal(plan)) throw JobError("refused: " + *why);
     JobOptions options;
-    options.write = settings.write;
     options.stop = &stop;
     options.status = [&](const JobStatus& s) {
         const std::lock_guard hold(channel.mutex);

@@ -61,8 +61,9 @@ void remove_solve_files(const std::filesystem::path& checkpoint,
     remove_if_present(slice_store_path(checkpoint), note);
 }
 
-WriteOptions with_stop(const JobOptions& options) {
-    WriteOptions write = options.write;
+// The plan's write options (JobSettings::write), stopped with the job.
+WriteOptions with_stop(const JobPlan& plan, const JobOptions& options) {
+    WriteOptions write = plan.settings.write;
     write.control.stop = options.stop;
     return write;
 }
@@ -73,10 +74,9 @@ WriteOptions with_stop(const JobOptions& options) {
 // solver's `survey`, when it has one, spares the search.
 void write_table_with_lines(const TableValues& values, const Table* settle_from, const WriteSurvey* survey,
                             bool pawn_digits_first, const std::filesystem::path& file,
-                            const SubtableSource& tables, const JobOptions& options,
+                            const SubtableSource& tables, WriteOptions write,
                             const std::function<void(const std::string&)>& line) {
     const std::string name = values.material().name();
-    WriteOptions write = with_stop(options);
     write.settle_exits = write.settle_exits && settle_from;
     write.pawn_digits_first = pawn_digits_first;
     auto last_line = std::chrono::steady_clock::now();
@@ -236,7 +236,7 @@ void JobRun::tidy_complete(const Material& m) {
     note(m.name() + ": complete, skipped");
     if (options_.wdl && !std::filesystem::exists(wdl_path(plan_.dir, m))) {
         const TableLock lock(plan_.dir, m);
-        if (lock.held()) write_wdl(*Tablebase(plan_.dir).find(m), wdl_path(plan_.dir, m), options_.write);
+        if (lock.held()) write_wdl(*Tablebase(plan_.dir).find(m), wdl_path(plan_.dir, m), plan_.settings.write);
     }
     remove_if_present(checkpoint, options_.note);  // left by a kill after the file was renamed
     remove_solve_files(checkpoint, options_.note);
@@ -276,7 +276,7 @@ bool JobRun::build(const PlannedTable& t) {
     const auto started = ActiveClock::now();
     progress_.table_started(m);
     hand_back_free_heap();  // what earlier tables left in the heap is not this table's
-    TableBuild b(plan_, t, options_.write.settle_exits, started);
+    TableBuild b(plan_, t, plan_.settings.write.settle_exits, started);
     if (!solve(b) || !write(b)) return false;
     if (options_.verify && !verify(b)) return false;
     finish(b);
@@ -367,8 +367,9 @@ bool JobRun::write(TableBuild& b) {
         const auto values = values_of(b.solved, m);
         write_table_with_lines(*values, b.settle ? b.solved.whole.get() : nullptr,
                                b.solved.survey ? &*b.solved.survey : nullptr, b.read_in_part, b.file,
-                               b.tables, options_, [this](const std::string& line) { table_line(line); });
-        if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(options_));
+                               b.tables, with_stop(plan_, options_),
+                               [this](const std::string& line) { table_line(line); });
+        if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(plan_, options_));
     } catch (const Stopped&) {  // writing, or the exits reading a sub-table's other side to move
         return stopped();
     }

@@ -46,9 +46,6 @@ struct JobOptions {
     const std::atomic<bool>* stop = nullptr;
     bool verify = false;  // re-derive each table built by forward moves
     bool wdl = false;     // also write the WDL bitbase (.rtw) beside each table
-    // Codec and layout of the files. A job writes zstd (at its default level, 15): 1.5-3 times faster
-    // than xz 6 for 1% fewer to 13% more bytes (docs/format.md), where xz would take a third of the job.
-    WriteOptions write{.codec = Codec::Zstd};
     // Tables whose statistics the job counts while it holds their values (BuiltTable::statistics):
     // reading a 6-man file back for them would take minutes and more memory than the solve.
     std::set<Material> statistics_of;

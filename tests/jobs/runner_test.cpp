@@ -430,8 +430,9 @@ TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
     const fs::path dir = base_ / "killed_writing";
     fs::create_directories(dir);
     JobOptions options;
-    options.write.block_entries = 1 << 10;  // KPvK in some 200 blocks
-    ASSERT_FALSE(run_job(make_plan(KPK, dir), options).interrupted);
+    JobSettings settings;
+    settings.write.block_entries = 1 << 10;  // KPvK in some 200 blocks
+    ASSERT_FALSE(run_job(make_plan(KPK, dir, settings), options).interrupted);
     const fs::path kpk = table_path(dir, Material::parse("KPvK"));
     const std::string whole = slurp(kpk);
     const auto table = Tablebase(dir).find(Material::parse("KPvK"));
@@ -441,7 +442,7 @@ TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
     // that follows keeps a few more blocks).
     const fs::path tmp = temporary_path(kpk), journal = write_journal_path(kpk);
     std::atomic<bool> stop{false};
-    WriteOptions killed = options.write;
+    WriteOptions killed = settings.write;
     killed.control.stop = &stop;
     killed.sync_seconds = 0;
     killed.control.progress = [&](Control::Count count, uint64_t done, uint64_t) {
@@ -456,7 +457,7 @@ TEST_F(JobsRunner, ARerunGoesOnFromTheBlocksOfAKilledWrite) {
 
     std::vector<std::string> lines;
     options.solver_line = [&](const std::string& line) { lines.push_back(line); };
-    const JobResult rerun = run_job(make_plan(KPK, dir), options);
+    const JobResult rerun = run_job(make_plan(KPK, dir, settings), options);
     EXPECT_EQ(rerun.built.size(), 1u);
     EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
         return line.find("going on after the 10 that an interrupted write left") != std::string::npos;
