@@ -236,7 +236,8 @@ void JobRun::tidy_complete(const Material& m) {
     note(m.name() + ": complete, skipped");
     if (options_.wdl && !std::filesystem::exists(wdl_path(plan_.dir, m))) {
         const TableLock lock(plan_.dir, m);
-        if (lock.held()) write_wdl(*Tablebase(plan_.dir).find(m), wdl_path(plan_.dir, m), plan_.settings.write);
+        if (lock.held())
+            write_wdl(*Tablebase(plan_.dir).find(m), wdl_path(plan_.dir, m), plan_.settings.write);
     }
     remove_if_present(checkpoint, options_.note);  // left by a kill after the file was renamed
     remove_solve_files(checkpoint, options_.note);
