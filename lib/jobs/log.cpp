@@ -63,4 +63,10 @@ std::streamsize LineStream::Buf::xsputn(const char* s, std::streamsize n) {
     return n;
 }
 
+void remove_if_present(const std::filesystem::path& path,
+                       const std::function<void(const std::string&)>& note) {
+    std::error_code ec;
+    if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
+}
+
 }  // namespace retro

@@ -57,4 +57,8 @@ private:
     Buf buf_;
 };
 
+// Removes a leftover file of the job, if it is there, and tells `note` (when set) that it did.
+void remove_if_present(const std::filesystem::path& path,
+                       const std::function<void(const std::string&)>& note);
+
 }  // namespace retro

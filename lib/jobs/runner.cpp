@@ -25,12 +25,6 @@ namespace retro {
 
 namespace {
 
-void remove_if_present(const std::filesystem::path& path,
-                       const std::function<void(const std::string&)>& note) {
-    std::error_code ec;
-    if (std::filesystem::remove(path, ec) && note) note("removed " + path.string());
-}
-
 // Beside a checkpoint (checkpoint_seconds_path): "POINT SECONDS", the seconds the table had taken when
 // the checkpoint of POINT (a SolvePoint: slice and ply) was written. A checkpoint must stay
 // byte-identical for any run, so the time is kept apart.

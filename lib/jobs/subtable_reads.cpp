@@ -4,6 +4,7 @@
 
 #include "jobs/active_clock.hpp"
 #include "jobs/completion_chain.hpp"
+#include "jobs/log.hpp"
 #include "jobs/progress.hpp"
 #include "probe/tablebase.hpp"
 #include "store/store_error.hpp"
@@ -58,16 +59,12 @@ void SubtableReads::remove_spent(const std::map<Material, bool>& complete) const
             for (const Material& sub : direct_subtables(t.material)) read_later.insert(sub);
     if (!read_later.empty())  // a table left reads sub-tables: any of these may be in its chain
         read_later.insert(plan_.settled_complete.begin(), plan_.settled_complete.end());
-    const auto remove = [&](const std::filesystem::path& path) {
-        std::error_code ec;
-        if (std::filesystem::remove(path, ec) && note_) note_("removed " + path.string());
-    };
     for (const PlannedTable& t : plan_.tables)
         if (complete.at(t.material) && !read_later.contains(t.material)) {
             const auto copy = exact_copy_path(plan_.dir, t.material);
-            remove(copy);
-            remove(temporary_path(copy));  // a write of it killed
-            remove(write_journal_path(copy));
+            remove_if_present(copy, note_);
+            remove_if_present(temporary_path(copy), note_);  // a write of it killed
+            remove_if_present(write_journal_path(copy), note_);
         }
 }
 
