@@ -31,29 +31,19 @@ const char* kind_name(TableKind kind) {
     return "?";
 }
 
-CostModel::CostModel(std::span<const ReferenceRate> rates, double speed, int threads)
-    : rates_(rates.begin(), rates.end()), speed_(speed), threads_(threads) {
-    assert(speed > 0 && threads > 0);
+CostModel::CostModel(std::span<const ReferenceRate> rates, double growth, double speed, int threads)
+    : rates_(rates.begin(), rates.end()), growth_(growth), speed_(speed), threads_(threads) {
+    assert(growth > 0 && speed > 0 && threads > 0);
     std::ranges::sort(rates_, [](const ReferenceRate& a, const ReferenceRate& b) { return a.men < b.men; });
 }
 
 EntryCost CostModel::reference_cost(TableKind kind, int men) const {
-    const ReferenceRate *below = nullptr, *largest = nullptr, *second = nullptr, *smallest = nullptr;
-    for (const ReferenceRate& r : rates_) {
-        if (r.kind != kind) continue;
-        if (r.men == men) return r.cost;
-        if (!smallest) smallest = &r;
-        if (r.men < men) below = &r;
-        second = largest, largest = &r;
-    }
-    assert(smallest);  // every kind is measured
-    if (men < smallest->men) return smallest->cost;
-    if (largest->men > men || !second) return below->cost;
-    const double per_man = 1.0 / (largest->men - second->men), past = men - largest->men;
-    const auto grown = [&](double last, double before) {
-        return last * std::pow(last / before, per_man * past);
-    };
-    return {grown(largest->cost.solve, second->cost.solve), grown(largest->cost.write, second->cost.write)};
+    const ReferenceRate* nearest = nullptr;  // the most men measured up to `men`, or the fewest
+    for (const ReferenceRate& r : rates_)
+        if (r.kind == kind && (!nearest || r.men <= men)) nearest = &r;
+    assert(nearest);  // every kind is measured
+    const double grown = std::pow(growth_, std::max(0, men - nearest->men));
+    return {nearest->cost.solve * grown, nearest->cost.write * grown};
 }
 
 double CostModel::seconds(TableKind kind, int men, uint64_t entries) const {
@@ -72,7 +62,7 @@ double thread_cpu_seconds() {
 double measure_calibration() {
     const Tablebase none;
     double least = INFINITY;
-    for (int run = 0; run < 5; ++run)
+    for (int run = 0; run < 9; ++run)
         with_threads(1, [&] {
             const double start = thread_cpu_seconds();
             for (const char* name : {"KQvK", "KRvK"}) solve_in_memory(Material::parse(name), none);
@@ -90,8 +80,8 @@ double calibration_seconds() {
 
 CostModel machine_cost_model(int threads) {
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    return CostModel(REFERENCE_RATES, calibration_seconds() / REFERENCE_CALIBRATION_SECONDS,
-                     std::min(threads, cores));
+    return CostModel(REFERENCE_RATES, REFERENCE_GROWTH_PER_MAN,
+                     calibration_seconds() / REFERENCE_CALIBRATION_SECONDS, std::min(threads, cores));
 }
 
 }  // namespace retro

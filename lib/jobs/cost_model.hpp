@@ -34,13 +34,13 @@ struct ReferenceRate {
 
 class CostModel {
 public:
-    // `rates`: measured on the reference machine, every kind at least once; `speed`: this machine's
+    // `rates`: measured on the reference machine, every kind at least once; `growth`: how much more an
+    // entry costs per man past the largest number of men measured; `speed`: this machine's
     // calibration time over the reference machine's (2: half as fast); `threads`: the job's.
-    CostModel(std::span<const ReferenceRate> rates, double speed, int threads);
+    CostModel(std::span<const ReferenceRate> rates, double growth, double speed, int threads);
 
-    // The reference machine's cost of an entry of a table of `kind` with `men` men: measured, or that
-    // of the nearest number of men measured below; past the largest, grown by the factor per man
-    // between the two largest measured (a table's working set outgrows the caches as men are added).
+    // The reference machine's cost of an entry of a table of `kind` with `men` men: that of the most
+    // men measured up to `men`, grown by `growth` per man more (the fewest measured for fewer men).
     EntryCost reference_cost(TableKind kind, int men) const;
     // Wall seconds of a table of `entries` (both sides to move) on this machine with the job's threads,
     // the CPU shared evenly among them (the rates were measured with 2 threads, their overhead in).
@@ -51,6 +51,7 @@ public:
 
 private:
     std::vector<ReferenceRate> rates_;
+    double growth_;
     double speed_;
     int threads_;
 };

@@ -43,7 +43,7 @@ protected:
     std::function<CostModel()> model() {
         return [this] {
             ++models_;
-            return CostModel(RATES, 1.5, 2);
+            return CostModel(RATES, 2, 1.5, 2);
         };
     }
 
