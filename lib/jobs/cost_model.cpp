@@ -19,18 +19,6 @@ TableKind table_kind(const Material& m, const MemoryPlan& memory) {
                                                               : TableKind::PawnsInMemory;
 }
 
-const char* kind_name(TableKind kind) {
-    switch (kind) {
-        case TableKind::Pawnless:
-            return "pawnless";
-        case TableKind::PawnsInMemory:
-            return "pawns in memory";
-        case TableKind::PawnsLean:
-            return "pawns the lean way";
-    }
-    return "?";
-}
-
 CostModel::CostModel(std::span<const ReferenceRate> rates, double growth, double speed, int threads)
     : rates_(rates.begin(), rates.end()), growth_(growth), speed_(speed), threads_(threads) {
     assert(growth > 0 && speed > 0 && threads > 0);

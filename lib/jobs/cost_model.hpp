@@ -17,7 +17,6 @@ namespace retro {
 // way (MemoryPlan: slices on disk, promotions read in part) reads slices and promotions back.
 enum class TableKind { Pawnless, PawnsInMemory, PawnsLean };
 TableKind table_kind(const Material& m, const MemoryPlan& memory);
-const char* kind_name(TableKind kind);
 
 // CPU seconds (user and system) per index entry of both sides to move: solving it (sub-tables read
 // included), and writing it at the job's default codec and level.

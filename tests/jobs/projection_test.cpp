@@ -37,7 +37,8 @@ protected:
 
     // KQvK, KRvK, then KQvKR.
     JobPlan plan() const {
-        return make_plan({Material::parse("KQvKR")}, dir_, {.memory_limit = 0, .threads = 2});
+        return make_plan({Material::parse("KQvKR")}, dir_,
+                         {.memory_limit = 0, .cache = std::nullopt, .threads = 2});
     }
     // This machine 1.5 times as slow as the reference, 2 threads; counts how often it is asked for.
     std::function<CostModel()> model() {
