@@ -6,10 +6,12 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <iostream>
 
 #include "cli/command_line.hpp"
 #include "cli/write_options.hpp"
+#include "jobs/cost_model.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/heap.hpp"
 #include "jobs/log.hpp"
@@ -231,6 +233,7 @@ int main(int argc, char** argv) {
         "in far less memory")("no-disk-check", "start even when the disk estimate exceeds the free space")(
         "log", po::value<std::string>(), "append a timestamped log here (default: OUTPUT/tbgen.log)")(
         "dry-run,n", "print the plan and the estimates, build nothing")(
+        "calibrate", "print this machine's speed on the cost model's calibration (a fixed solve) and exit")(
         "json", "print statistics as one JSON object per table")("quiet,q", "no per-ply progress")(
         "verify",
         "verify: with materials, check each table after building it; otherwise the "
@@ -241,6 +244,13 @@ int main(int argc, char** argv) {
         const CommandLine line = parse_command_line(argc, argv, visible);
         const po::variables_map& vm = line.options;
         const auto args = line.arguments;
+        if (vm.count("calibrate")) {
+            std::printf(
+                "calibration: %.4f s of CPU (KQvK and KRvK solved on one thread, the least of "
+                "several runs); this machine takes %.2f times the reference machine's time\n",
+                calibration_seconds(), machine_cost_model(1).speed());
+            return 0;
+        }
         if (vm.count("help") || (args.empty() && !vm.count("all"))) {
             std::cout << visible << "\n";
             return vm.count("help") ? 0 : 2;

@@ -9,7 +9,7 @@ PACKAGES=(
     libzstd-dev liblzma-dev zlib1g-dev
     pybind11-dev python3-dev
     gcc pkg-config
-    libboost-dev python3 curl wrk chromium chromium-driver gnuplot-nox
+    libboost-dev python3 curl wrk chromium chromium-driver gnuplot-nox linux-perf
 )
 
 missing=()

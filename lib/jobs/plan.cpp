@@ -285,38 +285,6 @@ double schedule_seconds(const JobPlan& plan, const std::function<double(const Pl
     return end;
 }
 
-std::optional<std::string> projected_time(const JobPlan& plan) {
-    const auto work = plan.work();
-    if (work.empty()) return std::nullopt;
-    JobProgress rates(work);
-    const auto times = times_file_path(plan.dir);
-    const int timed = rates.add_history_file(times);
-    const auto seconds = rates.job_eta();
-    if (!seconds)
-        return "projected time: unknown until a table has been built in " + plan.dir.string() +
-               " (the job keeps every table's time in " + times.string() + ")";
-    const auto tables = [](size_t n) { return std::to_string(n) + (n == 1 ? " table" : " tables"); };
-    std::string line = "projected time: about " + format_duration(*seconds) + " for " + tables(work.size()) +
-                       " at the rates of " + tables(size_t(timed)) + " built here (" + times.string() + ")";
-    const auto table_seconds = [&](const PlannedTable& t) {
-        return *rates.expected_seconds(t.material, 2 * t.entries);
-    };
-    std::string machines, shares;
-    for (int n : {2, 4, 8}) {
-        machines += (n == 2 ? "" : " / ") + std::to_string(n);
-        shares += (n == 2 ? "" : " / ") + format_duration(schedule_seconds(plan, table_seconds, n));
-    }
-    line += "; on " + machines + " machines like this one: about " + shares;
-    const Material& largest = std::max_element(work.begin(), work.end(), [](const auto& a, const auto& b) {
-                                  return a.first.total() < b.first.total();
-                              })->first;
-    if (!rates.has_rate_for_men(largest))
-        line += "; no " + std::to_string(largest.total()) +
-                "-man table is timed yet, and those take the rate of smaller ones, which solve faster " +
-                "per entry: expect longer";
-    return line;
-}
-
 void check_writable_dir(const std::filesystem::path& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

@@ -122,14 +122,6 @@ std::optional<std::string> memory_fit(const JobPlan& plan, uint64_t limit);
 double schedule_seconds(const JobPlan& plan, const std::function<double(const PlannedTable&)>& seconds,
                         int workers);
 
-// How long the tables still to build take at the rates measured in the plan's directory (its
-// tbgen.times, which also gives the job's ETA), on one machine and on several like it sharing the
-// directory, e.g. "projected time: about 1 h 05 min for 101 tables at the rates of 44 tables built
-// here (DIR/tbgen.times); on 2 / 4 / 8 machines like this one: about 34 min 10 s / 20 min 02 s /
-// 15 min 40 s", with a warning when the largest tables have no measured rate of their number of
-// men; nullopt when nothing is left to build.
-std::optional<std::string> projected_time(const JobPlan& plan);
-
 // Creates dir if needed and checks that a file can be created, written, flushed and removed there.
 // Throws JobError naming the directory and the reason (permission denied, read-only, disk full).
 void check_writable_dir(const std::filesystem::path& dir);

@@ -1,6 +1,7 @@
 #include "jobs/plan_report.hpp"
 
 #include "jobs/progress.hpp"
+#include "jobs/projection.hpp"
 
 namespace retro {
 
@@ -64,7 +65,7 @@ std::vector<std::string> plan_report(const JobPlan& plan) {
             " for all the tables of the job; checkpoints and the sub-tables' exact copies aside)" +
             (plan.free_disk ? "; " + format_bytes(*plan.free_disk) + " free" : std::string()));
     }
-    if (const auto time = projected_time(plan)) lines.push_back(*time);
+    for (std::string& line : projection_lines(plan)) lines.push_back(std::move(line));
     if (const auto fit = memory_fit(plan, plan.resources.memory_limit)) lines.push_back(*fit);
     return lines;
 }

@@ -68,10 +68,9 @@ int JobProgress::add_history_file(const std::filesystem::path& times) {
     return taken;
 }
 
-bool JobProgress::has_rate_for_men(const Material& m) const {
-    return std::any_of(rates_.begin(), rates_.end(), [&](const auto& kind_rate) {
-        return kind_rate.first.first == m.total() && kind_rate.second.seconds > 0;
-    });
+bool JobProgress::has_rate(const Material& m) const {
+    const auto it = rates_.find({m.total(), m.has_pawns()});
+    return it != rates_.end() && it->second.entries > 0 && it->second.seconds > 0;
 }
 
 size_t JobProgress::find_pending(const Material& m) const {

@@ -59,9 +59,9 @@ public:
     // many lines were taken; a missing file gives 0, a damaged line is skipped (it only costs an
     // estimate).
     int add_history_file(const std::filesystem::path& times);
-    // Whether a table of m's number of men has been timed: otherwise its expected time comes from
-    // the rate of smaller tables, which solve faster per entry.
-    bool has_rate_for_men(const Material& m) const;
+    // Whether a table of m's kind (its number of men, with or without pawns) has been timed:
+    // otherwise its expected time comes from the rate of other kinds.
+    bool has_rate(const Material& m) const;
 
     // One table at a time starts and finishes, in any order (other processes may build the others).
     void table_started(const Material& m, Clock::time_point now = Clock::now());

@@ -189,6 +189,37 @@ TEST_F(TbgenCli, Help) {
     EXPECT_NE(unknown.err.find("no-such-option"), std::string::npos) << unknown.err;
 }
 
+// A dry run in a new directory projects the job's time by the cost model, the largest tables apart;
+// once a table of each kind is timed there (tbgen.times), by the rates measured. --calibrate prints the
+// calibration the model scales by.
+TEST_F(TbgenCli, DryRunProjectsTheTime) {
+    const fs::path tables = dir_ / "tables";
+    const Outcome fresh = tbgen("--all 4 --dry-run -t 2 -o " + tables.string());
+    ASSERT_EQ(fresh.status, 0) << fresh.err;
+    EXPECT_NE(fresh.err.find("projected time: about "), std::string::npos) << fresh.err;
+    EXPECT_NE(
+        fresh.err.find(" for 35 tables by the cost model (per-entry rates measured on a reference machine, "
+                       "this machine "),
+        std::string::npos)
+        << fresh.err;
+    EXPECT_NE(fresh.err.find("projected time of the largest tables: "), std::string::npos) << fresh.err;
+    EXPECT_FALSE(fs::exists(tables)) << "a dry run builds nothing";
+
+    fs::create_directories(tables);
+    std::ofstream(tables / "tbgen.times") << "KQvK 100000 1\nKPvK 100000 1\nKQvKR 100000 1\nKRvKP 100000 1\n";
+    const Outcome timed = tbgen("--all 4 --dry-run -o " + tables.string());
+    ASSERT_EQ(timed.status, 0) << timed.err;
+    EXPECT_NE(timed.err.find(" for 35 tables at the rates of 4 tables built here"), std::string::npos)
+        << timed.err;
+    EXPECT_EQ(timed.err.find("cost model"), std::string::npos) << timed.err;
+
+    const Outcome calibration = tbgen("--calibrate");
+    ASSERT_EQ(calibration.status, 0) << calibration.err;
+    EXPECT_EQ(calibration.out.rfind("calibration: ", 0), 0u) << calibration.out;
+    EXPECT_NE(calibration.out.find(" times the reference machine's time"), std::string::npos)
+        << calibration.out;
+}
+
 // --wdl writes a bitbase beside every table, and its win/draw/loss agrees with the DTM table on every
 // entry that is a legal position; the files are zstd's unless --codec says otherwise (xz for the
 // shipping form, in blocks of 2^20 entries unless --block-entries says otherwise), and --codec and

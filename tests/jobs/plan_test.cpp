@@ -1,4 +1,6 @@
 // Job planning: which materials make up a set, dependency order, estimates and refusals.
+#include "jobs/plan.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,8 +13,6 @@
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
 #include "jobs/estimates.hpp"
-#include "jobs/plan.hpp"
-#include "jobs/progress.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "support/solved_tables.hpp"
@@ -354,46 +354,6 @@ TEST(JobsPlan, EverySixManTableFitsThisMachine) {
     const auto none = memory_fit(make_plan({Material::parse("KQvK")}, dir, WHOLE), 1);
     ASSERT_TRUE(none);
     EXPECT_EQ(none->substr(0, 56), "0 of 1 tables to build fit the limit of 1 B: none; 1 do ");
-}
-
-TEST(JobsPlan, ProjectsTheTimeFromTheRatesMeasuredInItsDirectory) {
-    const fs::path dir = fs::temp_directory_path() / ("retro_jobs_projection_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    const JobPlan plan = make_plan({Material::parse("KQvKR")}, dir);
-    uint64_t three = 0, four = 0;  // entries to build, both sides to move
-    for (const auto& t : plan.tables) (t.material.total() == 3 ? three : four) += 2 * t.entries;
-    ASSERT_GT(three, 0u);
-    ASSERT_GT(four, 0u);
-    const std::string times = (dir / "tbgen.times").string();
-    EXPECT_EQ(*projected_time(plan), "projected time: unknown until a table has been built in " +
-                                         dir.string() + " (the job keeps every table's time in " + times +
-                                         ")");
-
-    // On several machines: KQvK and KRvK side by side, then KQvKR.
-    const auto entries = [&](const char* name) {
-        return double(2 * IndexScheme(Material::parse(name)).size());
-    };
-    const double sub_tables = std::max(entries("KQvK"), entries("KRvK"));
-    const auto on_machines = [](double seconds) {
-        const std::string each = format_duration(seconds);
-        return "; on 2 / 4 / 8 machines like this one: about " + each + " / " + each + " / " + each;
-    };
-    std::ofstream(dir / "tbgen.times") << "KRvK 100000 1\nnot a line\n";
-    const std::string prefix = "projected time: about ";
-    EXPECT_EQ(*projected_time(plan),
-              prefix + format_duration(double(three + four) / 1e5) + " for " +
-                  std::to_string(plan.tables.size()) + " tables at the rates of 1 table built here (" +
-                  times + ")" + on_machines((sub_tables + entries("KQvKR")) / 1e5) +
-                  "; no 4-man table is timed yet, and those take the rate of smaller ones, which solve "
-                  "faster per entry: expect longer");
-
-    std::ofstream(dir / "tbgen.times", std::ios::app) << "KRvKR 600000 3\n";
-    EXPECT_EQ(*projected_time(plan), prefix + format_duration(double(three) / 1e5 + double(four) / 2e5) +
-                                         " for " + std::to_string(plan.tables.size()) +
-                                         " tables at the rates of 2 tables built here (" + times + ")" +
-                                         on_machines(sub_tables / 1e5 + entries("KQvKR") / 2e5));
-    fs::remove_all(dir);
 }
 
 // Machines sharing a directory take the first ready table in the plan's order: KPvK waits for all

@@ -1,0 +1,16 @@
+# Amdahl's bound on the speedup from the serial shares scripts/serial-share.py measured (docs/benchmarks.md):
+# gnuplot scripts/amdahl.gp, from the repository root, writes docs/scaling.svg.
+set terminal svg size 640,420 font "sans,11"
+set output "docs/scaling.svg"
+set title "Amdahl's bound from the serial share measured on one thread"
+set xlabel "threads"
+set ylabel "speedup"
+set xrange [1:16]
+set yrange [1:16]
+set xtics (1,2,4,8,12,16)
+set key top left
+set grid
+amdahl(s, n) = 1 / (s + (1 - s) / n)
+plot x title "ideal" with lines dashtype 2 lc rgb "gray", \
+     amdahl(0.0397, x) title "KRBvKR, serial 3.97%" with lines lw 2, \
+     amdahl(0.0256, x) title "KQRvKN, serial 2.56%" with lines lw 2
