@@ -149,13 +149,19 @@ bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square king = pos.king(us);
     const Bitboard occupied = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
-    if (pos.ep_square() != NO_SQUARE || pos.attackers(king, them, occupied)) return false;
+    if (pos.ep_square() != NO_SQUARE) return false;
     const Bitboard pinned = pinned_pieces(pos, us, king);
     if (pinned & pos.pieces(us, PAWN)) return false;
+    // In check, the other men must take a lone checker or block it; a double check leaves the king
+    // alone. A pinned man never can: its line and the checker's meet only on the king.
+    const Bitboard checkers = pos.attackers(king, them, occupied);
+    const Bitboard evasions = !checkers                ? ~Bitboard(0)
+                              : popcount(checkers) > 1 ? Bitboard(0)
+                                                       : checkers | between(king, lsb(checkers));
     for (int type = QUEEN; type < PAWN; ++type)
         for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
             const Square from = pop_lsb(b);
-            Bitboard targets = piece_attacks(PieceType(type), from, occupied) & ~own;
+            Bitboard targets = piece_attacks(PieceType(type), from, occupied) & ~own & evasions;
             if (pinned & square_bb(from)) targets &= line_through(king, from);  // stays on the pin line
             s.quiet_piece_moves += popcount(targets & ~enemy);
             for (Bitboard t = targets & enemy; t;) s.exits.push(capture(from, pop_lsb(t)));
@@ -168,14 +174,17 @@ bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
         const Square from = pop_lsb(b);
         const bool promotes = relative_rank(us, from) == 6;
         if (!(occupied & square_bb(from + push))) {
-            if (promotes)
-                add_pawn_move(s.exits, from, from + push, PawnMove::Push);
-            else
-                s.exits.push({from, from + push});
-            if (relative_rank(us, from) == 1 && !(occupied & square_bb(from + 2 * push)))
+            if (evasions & square_bb(from + push)) {
+                if (promotes)
+                    add_pawn_move(s.exits, from, from + push, PawnMove::Push);
+                else
+                    s.exits.push({from, from + push});
+            }
+            if (relative_rank(us, from) == 1 && !(occupied & square_bb(from + 2 * push)) &&
+                (evasions & square_bb(from + 2 * push)))
                 s.exits.push({from, from + 2 * push});
         }
-        for (Bitboard t = pawn_attacks(us, from) & enemy; t;)
+        for (Bitboard t = pawn_attacks(us, from) & enemy & evasions; t;)
             add_pawn_move(s.exits, from, pop_lsb(t), PawnMove::Capture);
     }
     return true;

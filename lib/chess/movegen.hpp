@@ -25,9 +25,9 @@ struct MoveSummary {
     MoveList exits;             // captures, promotions and pushes
 };
 
-// Fills s and returns true when the side to move is not in check, has no pinned pawn and no en
-// passant right (then every listed or counted move is legal); returns false otherwise, and the
-// caller generates the moves one by one.
+// Fills s and returns true when the side to move has no pinned pawn and no en passant right (then
+// every listed or counted move is legal, in check too); returns false otherwise, and the caller
+// generates the moves one by one.
 bool summarize_legal_moves(const Position& pos, MoveSummary& s);
 
 // True when the side to move has at least one legal move.

@@ -139,9 +139,11 @@ uint64_t IndexScheme::table_run_stride() const {
 
 void IndexScheme::set_strides() {
     uint64_t stride = 1;
+    several_ = false;
     for (size_t g = groups_.size(); g-- > 0;) {
         groups_[g].stride = stride;
         stride *= groups_[g].size;
+        several_ |= groups_[g].count > 1 && !groups_[g].fixed;
     }
     pair_stride_ = stride;
     size_ = pair_radix_ * stride;
@@ -248,6 +250,31 @@ uint64_t IndexScheme::encode_reoriented(uint64_t idx, const Placement& p, int sl
             kings_->diagonal[wk][bk] || kings_->symmetry[nwk][nbk] != IDENTITY || kings_->diagonal[nwk][nbk];
     }
     return slice_ ? encode(moved, image_of_entry(idx)) : encode(moved);  // the pawns stay
+}
+
+IndexScheme::KingMoveBase IndexScheme::king_move_base(uint64_t idx, const Placement& p, int slot) const {
+    KingMoveBase base;
+    if (slice_) base.pairs_before = uint64_t(image_of_entry(idx)) * uint64_t(kings_->count);
+    const Square other = p.square[1 - slot];
+    for (const Group& g : groups_) {
+        if (g.fixed || g.count > 1) continue;  // a slice's pawns add nothing, several are ranked again
+        const Square s = p.square[g.first_slot];
+        if (g.type == PAWN) {
+            base.digits += uint64_t(digit_square(s, PAWN, SQ_A1, SQ_A1)) * g.stride;
+            continue;
+        }
+        base.digits += uint64_t(s - (s > other)) * g.stride;
+        base.square[size_t(base.lone)] = s;
+        base.stride[size_t(base.lone++)] = g.stride;
+    }
+    return base;
+}
+
+uint64_t IndexScheme::ranks_of_several(const Placement& p, Square low, Square high) const {
+    uint64_t part = 0;
+    for (const Group& g : groups_)
+        if (g.count > 1 && !g.fixed) part += rank_of_several(g, p, low, high) * g.stride;
+    return part;
 }
 
 uint64_t IndexScheme::encode_group_moved(uint64_t idx, const Placement& p, int slot, Square to) const {

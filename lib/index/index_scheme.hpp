@@ -67,20 +67,43 @@ public:
     // the empty square `to`. Cheap when a piece other than a king moves. Sets *reoriented when the
     // result may have needed a symmetry: indices reached without one differ whenever the moves do.
     // In a slice, a pawn cannot move (its move leaves the slice).
-    // Inline: the solver calls it for every un-move, most of them a lone piece's.
     uint64_t encode_moved(uint64_t idx, const Placement& p, int slot, Square to,
                           bool* reoriented = nullptr) const {
+        uint64_t moved = 0;
+        for_each_moved(idx, p, slot, square_bb(to), [&](uint64_t i, bool r) {
+            moved = i;
+            if (reoriented) *reoriented = r;
+        });
+        return moved;
+    }
+    // Calls f(index, reoriented) as encode_moved would give them, for the man in `slot` moving to
+    // each of the empty squares `targets`. A lone piece's digit is its square: one step from the
+    // entry's index per target. Inline: the sweeps call it for every man of every entry they settle.
+    template <class F>
+    void for_each_moved(uint64_t idx, const Placement& p, int slot, Bitboard targets, F&& f) const {
         const Square wk = p.square[0], bk = p.square[1];
-        if (slot < 2 || kings_->diagonal[wk][bk]) return encode_reoriented(idx, p, slot, to, reoriented);
+        if (kings_->diagonal[wk][bk]) {
+            for (bool reoriented; targets;) {
+                const uint64_t moved = encode_reoriented(idx, p, slot, pop_lsb(targets), &reoriented);
+                f(moved, reoriented);
+            }
+            return;
+        }
+        if (slot < 2) {
+            for_each_king_moved(idx, p, slot, targets, f);
+            return;
+        }
         // The kings stay put, so the orientation stays canonical: only this group's digit changes.
-        if (reoriented) *reoriented = false;
         const Group& g = groups_[size_t(slot_group_[slot])];
         assert(!g.fixed);  // a slice's pawns move out of it
-        if (g.count > 1) return encode_group_moved(idx, p, slot, to);
-        const Square low = std::min(wk, bk), high = std::max(wk, bk);  // a lone man's digit is its square
-        return idx + uint64_t(digit_square(to, g.type, low, high) -
-                              digit_square(p.square[slot], g.type, low, high)) *
-                         g.stride;
+        if (g.count > 1) {
+            while (targets) f(encode_group_moved(idx, p, slot, pop_lsb(targets)), false);
+            return;
+        }
+        const Square low = std::min(wk, bk), high = std::max(wk, bk);
+        const uint64_t base = idx - uint64_t(digit_square(p.square[slot], g.type, low, high)) * g.stride;
+        while (targets)
+            f(base + uint64_t(digit_square(pop_lsb(targets), g.type, low, high)) * g.stride, false);
     }
 
     // True when both kings stand on the a1-h8 diagonal of a pawnless placement, where a move of any
@@ -154,6 +177,43 @@ private:
     static int digit_square(Square s, PieceType t, Square low, Square high) {
         return t == PAWN ? s - 8 : s - (s > low) - (s > high);
     }
+    // What a king's move that keeps the pair canonical leaves of an entry's index: the pieces'
+    // digits, their lone men's squares counted around the other king alone (a lone man loses one
+    // more for the moved king below it), and a slice's image.
+    struct KingMoveBase {
+        uint64_t pairs_before = 0;  // the king pairs of the images before the entry's
+        uint64_t digits = 0;        // the pieces' part of the index, less the moved king's squares
+        int lone = 0;               // lone pieces (not pawns), whose digits count the moved king
+        std::array<Square, MAX_MEN> square{};
+        std::array<uint64_t, MAX_MEN> stride{};
+    };
+    KingMoveBase king_move_base(uint64_t idx, const Placement& p, int slot) const;
+    // encode_moved of the king in `slot` to each of `targets`, the kings off the diagonal: a move
+    // that keeps the pair canonical is one king-pair digit and a few comparisons, the others are
+    // encoded again.
+    template <class F>
+    void for_each_king_moved(uint64_t idx, const Placement& p, int slot, Bitboard targets, F&& f) const {
+        assert(slot < 2 && !kings_->diagonal[p.square[0]][p.square[1]]);
+        const KingMoveBase base = king_move_base(idx, p, slot);
+        const Square other = p.square[1 - slot];
+        for (bool reoriented; targets;) {
+            const Square to = pop_lsb(targets);
+            const Square wk = slot == 0 ? to : other, bk = slot == 0 ? other : to;
+            if (kings_->symmetry[wk][bk] != IDENTITY || kings_->diagonal[wk][bk]) {
+                const uint64_t moved = encode_reoriented(idx, p, slot, to, &reoriented);
+                f(moved, reoriented);
+                continue;
+            }
+            uint64_t moved =
+                (uint64_t(kings_->number[wk][bk]) + base.pairs_before) * pair_stride_ + base.digits;
+            for (int k = 0; k < base.lone; ++k) moved -= base.square[k] > to ? base.stride[k] : 0;
+            if (several_) moved += ranks_of_several(p, std::min(wk, bk), std::max(wk, bk));
+            assert(moved == encode_reoriented(idx, p, slot, to, &reoriented) && !reoriented);
+            f(moved, false);
+        }
+    }
+    // The groups of several men's part of the index, the kings on low and high.
+    uint64_t ranks_of_several(const Placement& p, Square low, Square high) const;
     // encode_moved when a king moves or the kings share the diagonal: the placement is encoded again.
     uint64_t encode_reoriented(uint64_t idx, const Placement& p, int slot, Square to, bool* reoriented) const;
     // encode_moved of a man in a group of several: the group's rank again.
@@ -183,6 +243,7 @@ private:
     std::array<Piece, MAX_MEN> slot_piece_{};
     std::array<int8_t, MAX_MEN> slot_group_{};
     uint64_t size_ = 0;
+    bool several_ = false;  // a group of several men that a slice does not fix
     bool slice_ = false;
     std::array<PawnConfig, 2> images_{};  // a slice's pawns, then their mirror image
     uint64_t pair_radix_ = 0;             // king pairs, times the images of a slice

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 
 #include "chess/unmovegen.hpp"
@@ -39,13 +40,21 @@ inline void add_moved(const IndexScheme& scheme, IndexList& list, const Entry& e
     list.add(idx, reoriented);
 }
 
-// The entries one move back within the scheme: a pawn's step back leaves the slice (the slice it
-// reaches takes this one's values as exits).
+// The entries one move back within the scheme: each king's and piece's un-moves as one set of
+// origins, stepped to indices together. A pawn's step back leaves the slice (the slice it reaches
+// takes this one's values as exits).
 inline IndexList predecessors(const IndexScheme& scheme, const Entry& e) {
-    MoveList unmoves;
-    generate_unmoves(e.pos, unmoves, Unmoves::PiecesOnly);
+    assert(e.pos.ep_square() == NO_SQUARE);  // an entry holds no en passant right
+    const UnmoveOrigins origins(e.pos);
+    const Color mover = ~e.pos.side_to_move();
     IndexList out;
-    for (const Move& m : unmoves) add_moved(scheme, out, e, m.to, m.from);
+    for (int slot = 0; slot < scheme.men(); ++slot) {
+        const Piece man = scheme.piece_of_slot(slot);
+        if (man.color != mover || man.type == PAWN) continue;
+        scheme.for_each_moved(e.index, e.placement, slot,
+                              origins.of_piece(man.type, e.placement.square[slot]),
+                              [&](uint64_t i, bool reoriented) { out.add(i, reoriented); });
+    }
     return out;
 }
 

@@ -42,15 +42,17 @@ MoveSummary classified(const Position& pos) {
     return s;
 }
 
-// When the summary promises to be complete: no check, no en passant right, and no pawn whose
-// removal would expose its own king.
+// When the summary promises to be complete: no en passant right, and no pawn whose removal would
+// expose its own king.
 bool summary_expected(const Position& pos) {
     const Color us = pos.side_to_move();
-    if (pos.in_check(us) || pos.ep_square() != NO_SQUARE) return false;
+    if (pos.ep_square() != NO_SQUARE) return false;
+    const Square king = pos.king(us);
+    const Bitboard checkers = pos.attackers(king, ~us, pos.occupied());
     for (Bitboard b = pos.pieces(us, PAWN); b;) {
         Position without = pos;
         without.remove(pop_lsb(b));
-        if (without.in_check(us)) return false;
+        if (without.attackers(king, ~us, without.occupied()) != checkers) return false;
     }
     return true;
 }
@@ -62,21 +64,22 @@ class MoveSummaryTest : public testing::TestWithParam<const char*> {};
 TEST_P(MoveSummaryTest, MatchesTheClassifiedMoveList) {
     const Material m = Material::parse(GetParam());
     const int count = 3000;
-    int summarized = 0;
+    int summarized = 0, in_check = 0;
     for (const Position& pos : sample_positions(m, count, EnPassant::Included)) {
         MoveSummary summary;
         const bool complete = summarize_legal_moves(pos, summary);
         ASSERT_EQ(complete, summary_expected(pos)) << pos.fen();
         if (!complete) continue;
         ++summarized;
+        in_check += pos.in_check(pos.side_to_move());
         const MoveSummary expected = classified(pos);
         ASSERT_EQ(described(summary.exits), described(expected.exits)) << pos.fen();
         ASSERT_EQ(described(summary.king_moves), described(expected.king_moves)) << pos.fen();
         ASSERT_EQ(summary.quiet_piece_moves, expected.quiet_piece_moves) << pos.fen();
     }
-    // Most positions are summarized (the rest are in check, pinned or en passant).
+    // Most positions are summarized (the rest have a pinned pawn or en passant), in check too.
     EXPECT_GT(summarized, count / 2);
-    EXPECT_LT(summarized, count);
+    EXPECT_GT(in_check, 0);
 }
 
 // The generators of part of the moves list exactly that part of generate_legal_moves's list, in its
