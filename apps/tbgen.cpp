@@ -17,6 +17,7 @@
 #include "jobs/log.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/plan_report.hpp"
+#include "jobs/plan_tables.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/signals.hpp"
@@ -122,6 +123,8 @@ int generate(const GenerateArgs& a) {
 
     const JobPlan plan = make_plan(targets, a.dir, a.settings);  // reads and checks every file already there
     for (const std::string& line : plan_report(plan)) say(line);
+    if (a.dry_run)
+        for (const std::string& line : plan_table_lines(plan)) std::cout << line << "\n";
     if (const auto why = refusal(plan)) {
         say("tbgen: refused: " + *why);
         return EXIT_REFUSED;
@@ -232,7 +235,9 @@ int main(int argc, char** argv) {
         "Beyond it the slices stay on disk and the promotions are read in part, slice by slice: slower, "
         "in far less memory")("no-disk-check", "start even when the disk estimate exceeds the free space")(
         "log", po::value<std::string>(), "append a timestamped log here (default: OUTPUT/tbgen.log)")(
-        "dry-run,n", "print the plan and the estimates, build nothing")(
+        "dry-run,n",
+        "print the plan and the estimates, and on stdout each table of the most men with its own, build "
+        "nothing")(
         "calibrate", "print this machine's speed on the cost model's calibration (a fixed solve) and exit")(
         "json", "print statistics as one JSON object per table")("quiet,q", "no per-ply progress")(
         "verify",

@@ -14,7 +14,7 @@ class MaterialError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-constexpr int MAX_MEN = 6;
+constexpr int MAX_MEN = 7;
 
 class Material {
 public:

@@ -12,26 +12,17 @@ namespace retro {
 
 namespace {
 
-// Candidate digit orders: every permutation of up to 5 digits (at most 24 for 5 men, 120 for 6: the
-// sample costs the same whatever the table's size), else (7 men) the natural order and each digit
-// moved to the least significant place.
-std::vector<std::vector<uint8_t>> candidate_orders(size_t digits) {
+// At most as many candidate orders as a 6-man table has digit orders (5 digits, 120): the sample
+// costs the same whatever the table's size, but each candidate compresses it once more.
+constexpr size_t MOST_CANDIDATES = 120;
+
+// Every order of the index's digits, in lexicographic order (the natural one first).
+std::vector<std::vector<uint8_t>> every_order(size_t digits) {
     std::vector<std::vector<uint8_t>> out;
-    if (digits <= 5) {
-        std::vector<int> p(digits);  // int, not uint8_t: GCC 12 warns falsely on next_permutation of bytes
-        std::iota(p.begin(), p.end(), 0);
-        do out.emplace_back(p.begin(), p.end());
-        while (std::next_permutation(p.begin(), p.end()));
-        return out;
-    }
-    std::vector<uint8_t> natural(digits);
-    std::iota(natural.begin(), natural.end(), uint8_t(0));
-    out.push_back(natural);
-    for (size_t d = 0; d + 1 < digits; ++d) {
-        std::vector<uint8_t> p = natural;
-        std::rotate(p.begin() + int64_t(d), p.begin() + int64_t(d) + 1, p.end());
-        out.push_back(p);
-    }
+    std::vector<int> p(digits);  // int, not uint8_t: GCC 12 warns falsely on next_permutation of bytes
+    std::iota(p.begin(), p.end(), 0);
+    do out.emplace_back(p.begin(), p.end());
+    while (std::next_permutation(p.begin(), p.end()));
     return out;
 }
 
@@ -50,12 +41,16 @@ std::vector<DigitOrder> orders_to_try(const TableValues& t, const WriteOptions& 
     } else if (!options.search_digit_order) {
         candidates.push_back(t.natural_order());
     } else {
-        for (auto& o : candidate_orders(radices.size())) candidates.emplace_back(radices, std::move(o));
+        for (auto& o : every_order(radices.size())) candidates.emplace_back(radices, std::move(o));
     }
     const bool pawns = t.material().has_pawns();
     std::erase_if(candidates, [&](const DigitOrder& o) {
         return !t.reads_in(o) || (options.pawn_digits_first && pawns && !pawn_digits_lead(t.scheme(), o));
     });
+    // Six digits (7 men) have 720 orders: the first 120 in lexicographic order keep the king pair
+    // most significant, where the search puts it in the pawnless tables of fewer men. A table whose
+    // pawn digits must lead has at most 120 left anyway.
+    if (candidates.size() > MOST_CANDIDATES) candidates.resize(MOST_CANDIDATES);
     if (candidates.empty())
         throw StoreError(name +
                          ": no digit order to store the entries in: a table with pawns read from "

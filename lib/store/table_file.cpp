@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstdint>
 #include <memory>
 #include <numeric>
 
@@ -89,6 +90,12 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
                           ? options.block_entries
                           : uint32_t(1) << (BLOCK_CODE_BITS - std::countr_zero(unsigned(widest)));
     h.block_count = 2 * uint32_t((entries + h.block_entries - 1) / h.block_entries);
+    // The header's length is 32 bits, and it holds 12 bytes a block: small blocks of the largest
+    // 7-man tables would pass it.
+    if (h.header_bytes() > UINT32_MAX)
+        throw StoreError(name + ": " + std::to_string(h.block_count) + " blocks of " +
+                         std::to_string(h.block_entries) +
+                         " entries need a header of over 4 GiB; the format allows less: take larger blocks");
 
     const BlockCodes block_codes(t, h, options, survey, name);
     assert(options.keep == WriteOptions::Sides::Both || metric == Metric::Dtm);  // write_wdl keeps both

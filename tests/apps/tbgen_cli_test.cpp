@@ -106,11 +106,11 @@ TEST_F(TbgenCli, BadMaterialsAreRefused) {
         const char* material;
         const char* message;
     } cases[] = {
-        {"KQvQ", "king"},       // Black has no king
-        {"KQvK7", "'7'"},       // not a piece letter
-        {"KQRBvKQR", "7 men"},  // too many men
-        {"KQvKR,", "','"},      // stray character
-        {"KQKR", "'v'"},        // no separator between the sides
+        {"KQvQ", "king"},        // Black has no king
+        {"KQvK7", "'7'"},        // not a piece letter
+        {"KQRBvKQRB", "8 men"},  // too many men
+        {"KQvKR,", "','"},       // stray character
+        {"KQKR", "'v'"},         // no separator between the sides
     };
     for (const auto& c : cases) {
         const fs::path out = dir_ / "tables";

@@ -16,14 +16,14 @@ namespace {
 
 constexpr PieceType EXTRA_TYPES[] = {QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
 
-// A random legal position of 3-6 men: random material (pawns included), random side to move, no en
-// passant square.
-Position random_position(std::mt19937_64& rng) {
+// A random legal position of `fewest` to `most` men: random material (pawns included), random side
+// to move, no en passant square.
+Position random_position(std::mt19937_64& rng, int fewest = 3, int most = 6) {
     for (;;) {
         Position pos;
         put_at_random(pos, {WHITE, KING}, ~Bitboard(0), rng);
         put_at_random(pos, {BLACK, KING}, ~Bitboard(0), rng);
-        const int extra = std::uniform_int_distribution<int>(1, 4)(rng);
+        const int extra = std::uniform_int_distribution<int>(fewest - 2, most - 2)(rng);
         for (int i = 0; i < extra; ++i) {
             const Color c = Color(rng() & 1);
             const PieceType t = EXTRA_TYPES[rng() % 5];
@@ -131,6 +131,21 @@ TEST(Unmoves, UndoLegalMovesOfRandomPositions) {
     EXPECT_GT(stats.forward, 100000);
     EXPECT_GT(stats.backward, 2000000);
     EXPECT_GT(stats.double_push_unmoves, 3000);
+}
+
+// Seven men: five men besides the kings make longer lists of moves and un-moves, and more blockers.
+TEST(Unmoves, UndoLegalMovesOfSevenMen) {
+    std::mt19937_64 rng(20261202);
+    Stats stats;
+    for (int i = 0; i < 1000 && !HasFatalFailure(); ++i) {
+        const Position pos = random_position(rng, 7, 7);
+        ASSERT_EQ(popcount(pos.occupied()), 7) << pos.fen();
+        check_unmoves(pos, stats);
+        check_moves(pos, stats);
+    }
+    EXPECT_GT(stats.forward, 12000);
+    EXPECT_GT(stats.backward, 300000);
+    EXPECT_GT(stats.double_push_unmoves, 800);
 }
 
 TEST(Unmoves, DoublePushesNextToEnemyPawns) {

@@ -104,4 +104,5 @@ TEST_P(IndexCursorTest, WalksEveryStorageOrderAsDecodeReads) {
 
 INSTANTIATE_TEST_SUITE_P(FastPath, IndexCursorTest,
                          testing::Values("KQvK", "KPvK", "KRvKB", "KPvKP", "KBBvK", "KQRvKR", "KRPvKP",
-                                         "KRBvKQN", "KPPvKPP", "KNNPvKP"));
+                                         "KRBvKQN", "KPPvKPP", "KNNPvKP", "KNNNNNvK", "KQRBvKRN", "KRPPvKPP",
+                                         "KPPPPPvK"));

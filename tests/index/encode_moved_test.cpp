@@ -104,4 +104,5 @@ TEST_P(EncodeMovedTest, MatchesEncodeOfTheReachedPosition) {
 
 INSTANTIATE_TEST_SUITE_P(FastPath, EncodeMovedTest,
                          testing::Values("KQvK", "KPvK", "KRvKN", "KPvKP", "KBBvK", "KQRvKR", "KRPvKP",
-                                         "KRBvKQN", "KPPvKPP", "KNNPvKP"));
+                                         "KRBvKQN", "KPPvKPP", "KNNPvKP", "KNNNNNvK", "KQRBvKRN", "KRPPvKPP",
+                                         "KPPPPPvK"));

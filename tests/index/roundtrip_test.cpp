@@ -130,4 +130,5 @@ TEST_P(SampledRoundTrip, RandomPositions) {
 
 INSTANTIATE_TEST_SUITE_P(Index, SampledRoundTrip,
                          testing::Values("KQvKR", "KRPvKR", "KRBvKR", "KQRvKQ", "KPPvKP", "KRRvKB", "KBNPvKQ",
-                                         "KPvKP", "KNNvKP", "KRvKN"));
+                                         "KPvKP", "KNNvKP", "KRvKN", "KNNNNNvK", "KQRBvKRN", "KRPPvKPP",
+                                         "KPPPPPvK"));

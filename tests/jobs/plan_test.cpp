@@ -13,6 +13,7 @@
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/progress.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
 #include "support/solved_tables.hpp"
@@ -44,6 +45,16 @@ TEST(JobsPlan, MaterialCountsPerNumberOfMen) {
     EXPECT_EQ(materials_up_to(4).size(), 35u);
     EXPECT_EQ(materials_up_to(3).size(), 5u);
     EXPECT_THROW(materials_up_to(2), JobError);
+    // Seven men: five men besides the kings, from QRBNP, split 5-0, 4-1 or 3-2 between the sides
+    // (2 * (126 + 70 * 5 + 35 * 15) = 2002 ordered pairs), never equal, so each material and its
+    // colours swapped are one table: 1001.
+    per_men.clear();
+    const auto seven = materials_up_to(7);
+    for (const Material& m : seven) ++per_men[m.total()];
+    EXPECT_EQ(per_men[6], 365);
+    EXPECT_EQ(per_men[7], 1001);
+    EXPECT_EQ(seven.size(), 1511u);
+    EXPECT_THROW(materials_up_to(8), JobError);
 }
 
 TEST(JobsPlan, MaterialsAreCanonicalAndDistinct) {
