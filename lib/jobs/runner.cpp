@@ -298,8 +298,13 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.control.lines = &solver_lines;
     solve_options.checkpoint = b.checkpoint;
     solve_options.checkpoint_seconds = options_.checkpoint_seconds;
-    solve_options.control.progress = [&](Control::Count count, uint64_t solved, uint64_t slices) {
-        if (count == Control::Count::SlicesSolved) progress_.table_progress(double(solved) / double(slices));
+    // A pawn table's progress is its slices; a pawnless table's first pass is the long silent step.
+    auto last_line = std::chrono::steady_clock::now();
+    const auto examined = percent_lines(m.name() + ": first pass: examined", last_line,
+                                        [this](const std::string& line) { table_line(line); });
+    solve_options.control.progress = [&](Control::Count count, uint64_t done, uint64_t total) {
+        if (count == Control::Count::SlicesSolved) progress_.table_progress(double(done) / double(total));
+        if (count == Control::Count::FirstPassEntries && !m.has_pawns()) examined(done, total);
     };
     solve_options.checkpoint_found = [&](std::optional<SolvePoint> resumed_at, const std::string& message) {
         b.resuming = resumed_at.has_value();

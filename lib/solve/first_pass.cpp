@@ -91,6 +91,13 @@ void first_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
     for (Color side : {WHITE, BLACK}) assign_on_huge_pages(c.state.codes[side], scheme.size(), NEVER_LOST);
     if (c.options.survey_exits) c.survey = empty_survey(scheme.size());
+    const Control& control = c.options.control;
+    par::SharedProgress examined(control.progress
+                                     ? par::SharedProgress::Report([&](uint64_t done, uint64_t all) {
+                                           control.tell(Control::Count::FirstPassEntries, done, all);
+                                       })
+                                     : par::SharedProgress::Report(),
+                                 2 * scheme.size());
     for (Color side : {WHITE, BLACK}) {
         auto& codes = c.state.codes[side];
         c.for_each_wanted_entry(
@@ -118,8 +125,9 @@ void first_pass(SchemeContext& c) {
                 }
                 codes[i] = take_exits(c, e, moves.exits, Code(quiet));
             },
-            [](const Placement&) { return true; });
+            [](const Placement&) { return true; }, &examined);
     }
+    if (!c.stop_requested()) examined.finish();
 }
 
 }  // namespace retro

@@ -15,6 +15,7 @@
 
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
+#include "parallel/shared_progress.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/scheme_solver.hpp"
 #include "store/entry_bits.hpp"
@@ -98,18 +99,21 @@ struct SchemeContext {
 
     // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, in parallel
     // blocks of whole GRAINs (so of whole words of the survey's bits). Once a stop is requested the
-    // remaining blocks are skipped (the first passes then start over when resumed).
+    // remaining blocks are skipped (the first passes then start over when resumed). `examined`, when
+    // given, counts the entries of each block done, legal or not.
     template <class F, class Filter>
-    void for_each_wanted_entry(Color side, F&& f, Filter&& wanted) {
+    void for_each_wanted_entry(Color side, F&& f, Filter&& wanted, par::SharedProgress* examined = nullptr) {
         const uint64_t grains = (scheme.size() + GRAIN - 1) / GRAIN;
         par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
             if (stop_requested()) return;
+            const uint64_t first = r.begin() * GRAIN, last = std::min(scheme.size(), r.end() * GRAIN);
             for_each_legal_entry(
-                scheme, side, r.begin() * GRAIN, std::min(scheme.size(), r.end() * GRAIN),
+                scheme, side, first, last,
                 [&](uint64_t i, const Placement& p, const Position& pos) {
                     f(Entry{i, scheme.kings_on_diagonal(p), p, pos});
                 },
                 wanted);
+            if (examined) examined->add(last - first);
         });
     }
 

@@ -26,6 +26,9 @@ struct Control {
         BlocksWritten,
         // While write_settled_table searches the exits: entries searched, in all (both sides to move).
         ExitsSearched,
+        // The first pass of a scheme (a whole table, or a slice of a pawn table): entries examined,
+        // of both sides to move.
+        FirstPassEntries,
         // A pawn table's slices solved (those of a resumed checkpoint at the start, then after each
         // slice or wave), of its slices.
         SlicesSolved,

@@ -93,6 +93,23 @@ TEST(SolverPasses, FirstPassFindsTheMatesAndCountsTheOthersMoves) {
     EXPECT_TRUE(c.pending[BLACK][mated].load());
 }
 
+TEST(SolverPasses, FirstPassTellsTheEntriesExaminedUpToBothSides) {
+    PassesOf t("KRvK");
+    std::vector<std::pair<uint64_t, uint64_t>> told;
+    t.options.control.progress = [&](Control::Count count, uint64_t done, uint64_t total) {
+        EXPECT_EQ(count, Control::Count::FirstPassEntries);
+        told.emplace_back(done, total);
+    };
+    SchemeContext c(t.setup, std::nullopt);
+    first_pass(c);
+    ASSERT_GE(told.size(), 2u);
+    for (size_t k = 0; k < told.size(); ++k) {
+        EXPECT_EQ(told[k].second, 2 * t.scheme.size());
+        if (k > 0) EXPECT_LE(told[k - 1].first, told[k].first);
+    }
+    EXPECT_EQ(told.back().first, 2 * t.scheme.size());
+}
+
 TEST(SolverPasses, SweepOfTheMatesOffersTheWinsInOne) {
     PassesOf t("KQvK");
     SchemeContext c(t.setup, std::nullopt);
