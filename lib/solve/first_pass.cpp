@@ -116,14 +116,21 @@ void first_pass(SchemeContext& c) {
                         e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
                     return;
                 }
-                if (quiet > COUNTER_MAX)
-                    throw SolveError(scheme.material().name() + ": a position with more than " +
-                                     std::to_string(COUNTER_MAX) + " quiet moves");
+                // Up to 7 men only four queens and a fifth piece beside a king pass the counter's
+                // range, against a bare king, which never mates: the position is never lost, and no
+                // count-down reaches it (the bare king's side never wins).
+                Code counter = Code(std::min<int>(quiet, COUNTER_MAX));
+                if (quiet > COUNTER_MAX) {
+                    if (popcount(e.pos.pieces(~side)) != 1)
+                        throw SolveError(scheme.material().name() + ": a position with more than " +
+                                         std::to_string(COUNTER_MAX) + " quiet moves");
+                    counter = NEVER_LOST;
+                }
                 if (std::ranges::any_of(moves.exits, promotes)) {
-                    codes[i] = Code(quiet);  // the promotion pass folds all its exits
+                    codes[i] = counter;  // the promotion pass folds all its exits
                     return;
                 }
-                codes[i] = take_exits(c, e, moves.exits, Code(quiet));
+                codes[i] = take_exits(c, e, moves.exits, counter);
             },
             [](const Placement&) { return true; }, &examined);
     }

@@ -91,7 +91,7 @@ class Errors(TempDir, unittest.TestCase):
     def test_bad_generate_arguments(self):
         out = self.subdir("generated")
         self.assertRaisesRegex(retrograde.MaterialError, "^material 'KQvKX'", retrograde.generate, "KQvKX", out)
-        self.assertRaises(ValueError, retrograde.generate, ["KQvK", "KQQQQQvK"], out)
+        self.assertRaises(ValueError, retrograde.generate, ["KQvK", "KQQQQQQvK"], out)
         self.assertRaisesRegex(ValueError, "threads", retrograde.generate, "KQvK", out, threads=-1)
         self.assertRaisesRegex(TypeError, "progress must be callable", retrograde.generate, "KQvK", out,
                                progress=3)
