@@ -237,8 +237,8 @@ int main(int argc, char** argv) {
         "log", po::value<std::string>(), "append a timestamped log here (default: OUTPUT/tbgen.log)")(
         "dry-run,n",
         "print the plan and the estimates, and on stdout each table of the most men with its own, build "
-        "nothing")(
-        "calibrate", "print this machine's speed on the cost model's calibration (a fixed solve) and exit")(
+        "nothing")("calibrate",
+                   "print this machine's speed on the cost model's calibration (a fixed solve) and exit")(
         "json", "print statistics as one JSON object per table")("quiet,q", "no per-ply progress")(
         "verify",
         "verify: with materials, check each table after building it; otherwise the "

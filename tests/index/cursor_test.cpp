@@ -1,8 +1,6 @@
 // IndexCursor, which steps the placement digit by digit, against IndexScheme::decode of every entry
 // it passes, on walks from random starts and across king-pair boundaries (where every digit wraps),
 // in index order and in the storage orders of table files (the digits permuted).
-#include "index/index_cursor.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "index/index_cursor.hpp"
 #include "support/random_positions.hpp"
 
 using namespace retro;
