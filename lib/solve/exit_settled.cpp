@@ -16,12 +16,7 @@ WriteSurvey exit_settled(const Table& table, const SubtableSource& tables, const
     WriteSurvey survey;
     const uint64_t entries = table.size();
     const size_t words = EntryBits::words_for(entries);
-    par::SharedProgress searched(control.progress
-                                     ? par::SharedProgress::Report([&](uint64_t done, uint64_t all) {
-                                           control.tell(Control::Count::ExitsSearched, done, all);
-                                       })
-                                     : par::SharedProgress::Report(),
-                                 2 * entries);
+    par::SharedProgress searched(control.teller(Control::Count::ExitsSearched), 2 * entries);
     for (Color side : {WHITE, BLACK}) {
         std::vector<uint64_t>& legal = survey.legal.words[side];
         std::vector<uint64_t>& settled = survey.settled.words[side];

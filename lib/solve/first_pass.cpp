@@ -91,12 +91,7 @@ void first_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
     for (Color side : {WHITE, BLACK}) assign_on_huge_pages(c.state.codes[side], scheme.size(), NEVER_LOST);
     if (c.options.survey_exits) c.survey = empty_survey(scheme.size());
-    const Control& control = c.options.control;
-    par::SharedProgress examined(control.progress
-                                     ? par::SharedProgress::Report([&](uint64_t done, uint64_t all) {
-                                           control.tell(Control::Count::FirstPassEntries, done, all);
-                                       })
-                                     : par::SharedProgress::Report(),
+    par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
                                  2 * scheme.size());
     for (Color side : {WHITE, BLACK}) {
         auto& codes = c.state.codes[side];
@@ -119,7 +114,7 @@ void first_pass(SchemeContext& c) {
                 // Up to 7 men only four queens and a fifth piece beside a king pass the counter's
                 // range, against a bare king, which never mates: the position is never lost, and no
                 // count-down reaches it (the bare king's side never wins).
-                Code counter = Code(std::min<int>(quiet, COUNTER_MAX));
+                Code counter = Code(quiet);
                 if (quiet > COUNTER_MAX) {
                     if (popcount(e.pos.pieces(~side)) != 1)
                         throw SolveError(scheme.material().name() + ": a position with more than " +

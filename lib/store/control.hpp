@@ -44,6 +44,11 @@ struct Control {
     void tell(Count count, uint64_t done, uint64_t total) const {
         if (progress) progress(count, done, total);
     }
+    // tell(count, ...) as a callback of its own, or none when nobody listens (a loop then need not report).
+    std::function<void(uint64_t done, uint64_t total)> teller(Count count) const {
+        if (!progress) return {};
+        return [this, count](uint64_t done, uint64_t total) { tell(count, done, total); };
+    }
 };
 
 }  // namespace retro
