@@ -160,6 +160,8 @@ std::optional<double> JobProgress::rate_for(const Material& m) const {
 }
 
 std::optional<double> JobProgress::expected_seconds(const Material& m, uint64_t entries) const {
+    if (!has_rate(m))
+        if (const auto prior = priors_.find(m.name()); prior != priors_.end()) return prior->second;
     const auto r = rate_for(m);
     if (!r) return std::nullopt;
     return double(entries) / *r;

@@ -2,8 +2,9 @@
 //
 // The job measures how many index entries per second it solves, separately per number of men and
 // for pawn and pawnless tables (they differ: more plies, bigger working sets), and predicts the
-// time of a table from its entries. Before any table of a kind is done it falls back on the same
-// number of men, then on everything solved so far; before the first table there is no ETA. The
+// time of a table from its entries. Before any table of a kind is done it takes the table's prior
+// (the projection's, jobs/projection.hpp: the same rule the job's plan printed), or without one
+// falls back on the same number of men, then on everything solved so far. The
 // runner keeps the times of the tables it built in the output directory (tbgen.times) and feeds them
 // back on the next run, so a resumed job has an ETA from its first table on.
 #pragma once
@@ -62,6 +63,8 @@ public:
     // Whether a table of m's kind (its number of men, with or without pawns) has been timed:
     // otherwise its expected time comes from the rate of other kinds.
     bool has_rate(const Material& m) const;
+    // The seconds m is expected to take while its kind has no rate (the cost model's).
+    void set_prior(const Material& m, double seconds) { priors_[m.name()] = seconds; }
 
     // One table at a time starts and finishes, in any order (other processes may build the others).
     void table_started(const Material& m, Clock::time_point now = Clock::now());
@@ -135,6 +138,7 @@ private:
     std::optional<std::pair<int, int>> chain_;               // its chain's tables done and all, while it runs
     double chain_seconds_ = 0;                               // its chain's seconds, once it ran
     std::map<Kind, Rate> rates_;
+    std::map<std::string, double> priors_;  // by the material's name
 };
 
 }  // namespace retro

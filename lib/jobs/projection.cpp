@@ -93,8 +93,18 @@ std::vector<std::string> projection_lines(const JobPlan& plan, const std::functi
     return {line, "projected time of the largest tables: " + largest_text(p, LARGEST)};
 }
 
+namespace {
+
+CostModel plan_model(const JobPlan& plan) { return machine_cost_model(plan.resources.threads); }
+
+}  // namespace
+
+Projection project(const JobPlan& plan) {
+    return project(plan, [&] { return plan_model(plan); });
+}
+
 std::vector<std::string> projection_lines(const JobPlan& plan) {
-    return projection_lines(plan, [&] { return machine_cost_model(plan.resources.threads); });
+    return projection_lines(plan, [&] { return plan_model(plan); });
 }
 
 }  // namespace retro

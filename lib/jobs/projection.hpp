@@ -33,6 +33,8 @@ struct Projection {
 // `model` is asked for only when a table's kind is not timed in the plan's directory (this machine's
 // model calibrates for a fraction of a second).
 Projection project(const JobPlan& plan, const std::function<CostModel()>& model);
+// The same with this machine's model for the plan's threads.
+Projection project(const JobPlan& plan);
 
 // The projection's lines: the whole job, on one machine and on several like it sharing the directory,
 // with where the rates come from ("projected time: about 1 h 05 min for 101 tables: 40 at the rates

@@ -13,6 +13,7 @@
 #include "jobs/heap.hpp"
 #include "jobs/log.hpp"
 #include "jobs/progress.hpp"
+#include "jobs/projection.hpp"
 #include "jobs/resident.hpp"
 #include "jobs/subtable_reads.hpp"
 #include "jobs/table_lock.hpp"
@@ -156,6 +157,9 @@ public:
               [this](const std::string& s) { note(s); }) {
         status_.tables = plan.to_build();
         progress_.add_history_file(times_path_);
+        // The tables of kinds not timed yet are expected to take what the printed projection said.
+        for (const Projection::Table& t : project(plan).tables)
+            if (!t.timed) progress_.set_prior(t.material, t.seconds);
     }
 
     JobResult& result() { return result_; }

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // No memory limit and no cache: every table held whole, a pawn table's slices solved one at a time.
-const JobSettings WHOLE{.memory_limit = 0, .threads = 1};
+const JobSettings WHOLE{.memory_limit = 0, .cache = {}, .threads = 1};
 
 JobSettings with_cache(uint64_t cache) {
     JobSettings lean = WHOLE;
@@ -328,7 +328,8 @@ TEST(JobsPlan, EverySixManTableFitsThisMachine) {
     // cache is half the limit by default.
     const fs::path dir = fs::temp_directory_path() / "retro_jobs_plan_none";
     const uint64_t limit = parse_bytes("23.2G");
-    JobPlan plan = make_plan(materials_up_to(6), dir, JobSettings{.memory_limit = limit, .threads = 1});
+    JobPlan plan =
+        make_plan(materials_up_to(6), dir, JobSettings{.memory_limit = limit, .cache = {}, .threads = 1});
     ASSERT_EQ(plan.to_build(), 510);
     ASSERT_EQ(plan.resources.cache, limit / 2);
     EXPECT_FALSE(memory_fit(plan, limit));

@@ -1,4 +1,6 @@
 // Progress and ETA of a job, with a fake clock; the log's line stream; the stop signals.
+#include "jobs/progress.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "jobs/log.hpp"
-#include "jobs/progress.hpp"
 #include "jobs/signals.hpp"
 
 using namespace retro;
@@ -165,6 +166,21 @@ TEST(JobsProgress, HistoryGivesAnEtaFromTheStart) {
     JobProgress p({{kqkr, 3000}});
     p.add_history(Material::parse("KRvKR"), 1000, 1.0);
     EXPECT_NEAR(*p.job_eta(), 3.0, 1e-9);
+}
+
+// A kind not timed yet takes the projection's prior, as the printed plan did, until a table of its
+// kind is measured; other kinds' rates do not replace it.
+TEST(JobsProgress, APriorStandsUntilItsKindIsTimed) {
+    const Material kqkr = Material::parse("KQvKR"), krkb = Material::parse("KRvKB");
+    JobProgress p({{kqkr, 3000}, {krkb, 3000}});
+    p.add_history(Material::parse("KQvK"), 1000, 10.0);  // 3 men: another kind
+    p.set_prior(kqkr, 7.0);
+    p.set_prior(krkb, 9.0);
+    EXPECT_NEAR(*p.job_eta(), 7.0 + 9.0, 1e-9);
+    const auto t0 = JobProgress::Clock::time_point{};
+    p.table_started(kqkr, t0);
+    p.table_finished(t0 + 2s);  // 4-man pawnless: 1500 entries/s
+    EXPECT_NEAR(*p.expected_seconds(krkb, 3000), 2.0, 1e-9);
 }
 
 TEST(JobsProgress, FormatsDurations) {
