@@ -111,16 +111,7 @@ void first_pass(SchemeContext& c) {
                         e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
                     return;
                 }
-                // Up to 7 men only four queens and a fifth piece beside a king pass the counter's
-                // range, against a bare king, which never mates: the position is never lost, and no
-                // count-down reaches it (the bare king's side never wins).
-                Code counter = Code(quiet);
-                if (quiet > COUNTER_MAX) {
-                    if (popcount(e.pos.pieces(~side)) != 1)
-                        throw SolveError(scheme.material().name() + ": a position with more than " +
-                                         std::to_string(COUNTER_MAX) + " quiet moves");
-                    counter = NEVER_LOST;
-                }
+                const Code counter = quiet_counter(e.pos, quiet);
                 if (std::ranges::any_of(moves.exits, promotes)) {
                     codes[i] = counter;  // the promotion pass folds all its exits
                     return;
@@ -130,6 +121,15 @@ void first_pass(SchemeContext& c) {
             [](const Placement&) { return true; }, &examined);
     }
     if (!c.stop_requested()) examined.finish();
+}
+
+state::Code quiet_counter(const Position& pos, int quiet) {
+    assert(quiet >= 0);
+    if (quiet <= state::COUNTER_MAX) return state::Code(quiet);
+    if (popcount(pos.pieces(~pos.side_to_move())) != 1)
+        throw SolveError("a position with more than " + std::to_string(state::COUNTER_MAX) +
+                         " quiet moves against more than a king: " + pos.fen());
+    return state::NEVER_LOST;
 }
 
 }  // namespace retro

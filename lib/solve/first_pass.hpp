@@ -12,4 +12,9 @@ namespace retro {
 // leaving blocks unvisited, once a stop is requested.
 void first_pass(SchemeContext& c);
 
+// The counter of a position whose side to move has `quiet` distinct quiet successors. More than
+// COUNTER_MAX happen up to 7 men only with four queens and a fifth piece against a bare king, which
+// never mates: such a position is never lost, and no count-down reaches it.
+state::Code quiet_counter(const Position& pos, int quiet);
+
 }  // namespace retro

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "chess/movegen.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/far_codes.hpp"
 #include "solve/final_values.hpp"
@@ -108,6 +109,19 @@ TEST(SolverPasses, FirstPassTellsTheEntriesExaminedUpToBothSides) {
         if (k > 0) EXPECT_LE(told[k - 1].first, told[k].first);
     }
     EXPECT_EQ(told.back().first, 2 * t.scheme.size());
+}
+
+// Five queens have more quiet moves than a counter holds: against a bare king the position is never
+// lost. Against more than a king it cannot happen up to 7 men, and is refused.
+TEST(SolverPasses, QuietMovesPastTheCounterAgainstABareKingAreNeverLost) {
+    const Position five_queens = Position::from_fen("k7/6Q1/4Q3/2Q5/5Q2/3Q4/1K6/8 w - - 0 1");
+    MoveList moves;
+    generate_legal_moves(five_queens, moves);
+    ASSERT_GT(int(moves.size), int(state::COUNTER_MAX));  // no captures: every move is quiet
+    EXPECT_EQ(quiet_counter(five_queens, int(moves.size)), state::NEVER_LOST);
+    EXPECT_EQ(quiet_counter(five_queens, state::COUNTER_MAX), state::COUNTER_MAX);
+    const Position with_a_pawn = Position::from_fen("k7/8/p7/8/1Q6/4Q3/3Q4/7K w - - 0 1");
+    EXPECT_THROW(quiet_counter(with_a_pawn, state::COUNTER_MAX + 1), SolveError);
 }
 
 TEST(SolverPasses, SweepOfTheMatesOffersTheWinsInOne) {
