@@ -22,6 +22,7 @@
 #include "jobs/runner.hpp"
 #include "jobs/signals.hpp"
 #include "jobs/threads.hpp"
+#include "jobs/verify_file.hpp"
 #include "probe/verifier.hpp"
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
@@ -65,25 +66,29 @@ std::string what_a_rerun_keeps(JobResult::Phase stopped_while) {
 }
 
 int verify_files(const std::vector<std::string>& files) {
+    StopSignals signals;
     int status = 0;
     for (const auto& file : files) {
-        const std::filesystem::path path(file);
-        Tablebase tables(path.parent_path().empty() ? "." : path.parent_path());
-        // Through the directory, so that a file in the shipping form has its other side rebuilt.
-        std::shared_ptr<const Table> table = tables.find(Material::parse(path.stem().string()));
-        if (!table) throw StoreError(file + ": no such table file");
         const auto start = std::chrono::steady_clock::now();
         auto last_line = start;
-        const VerifyResult r =
-            verify_table(*table, tables, nullptr,
-                         percent_lines(file + ": checked", last_line,
-                                       [](const std::string& line) { std::cerr << line << std::endl; }));
+        const auto say = [](const std::string& line) { std::cerr << line << std::endl; };
+        const FileVerification v =
+            verify_file(file, &StopSignals::flag(), percent_lines(file + ": checked", last_line, say), say);
+        const VerifyResult& r = v.result;
+        if (r.stopped) {
+            const int sig = StopSignals::signal_number();
+            std::cerr << file << ": verification interrupted"
+                      << (sig ? " by signal " + std::to_string(sig) : "")
+                      << "; the same command resumes it from " << verification_record_path(file).string()
+                      << "\n";
+            return 128 + (sig ? sig : SIGINT);
+        }
         if (r.mismatch) {
             std::cout << file << ": FAILED: " << *r.mismatch << "\n";
             status = 1;
         } else {
             std::cout << file << ": ok, " << r.checked << " positions re-derived by forward moves in "
-                      << seconds_since(start) << " s\n";
+                      << seconds_since(start) << " s" << (v.resumed_from ? " (this run's part)" : "") << "\n";
         }
     }
     return status;

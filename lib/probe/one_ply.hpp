@@ -72,12 +72,6 @@ Dtm one_ply_value_of_exact_moves(const Position& pos, ValueOfMove&& value_of) {
         [](const Move&, Dtm exact) { return exact; });
 }
 
-// The same when value_of(successor) gives every successor's exact value.
-template <class ValueOf>
-Dtm one_ply_value(const Position& pos, ValueOf&& value_of) {
-    return one_ply_value_of_exact_moves(pos, [&](const Move& m) { return value_of(make_move(pos, m)); });
-}
-
 // The better of `stored` and the values of the legal moves that leave the table (captures and
 // promotions): the value of an entry of a file whose values exits settle (format version 5).
 template <class ValueOf>

@@ -31,7 +31,13 @@ Dtm Successors::value(const Position& pos) const {
 }
 
 Dtm Successors::expected(const Position& pos) const {
-    return one_ply_value(pos, [&](const Position& next) { return value(next); });
+    return one_ply_value_of_exact_moves(pos, [&](const Move& m) {
+        const Position next = make_move(pos, m);
+        // A quiet move keeps the material: the table's own value, unless it gives an en passant right.
+        if (!m.capture && m.promotion == NO_PIECE_TYPE && next.ep_square() == NO_SQUARE)
+            return table_.value(next);
+        return value(next);
+    });
 }
 
 Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos) const {

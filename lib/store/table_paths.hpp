@@ -64,6 +64,11 @@ inline std::filesystem::path damaged_checkpoint_path(const std::filesystem::path
     return checkpoint.string() + ".damaged";
 }
 
+// Beside a table file under `tbgen --verify FILE`: how far the verification went (jobs/verify_file.hpp).
+inline std::filesystem::path verification_record_path(const std::filesystem::path& file) {
+    return file.string() + ".verifying";
+}
+
 inline std::filesystem::path times_file_path(const std::filesystem::path& dir) { return dir / "tbgen.times"; }
 inline std::filesystem::path table_lock_path(const std::filesystem::path& dir) { return dir / ".tbgen.lock"; }
 inline std::filesystem::path write_test_path(const std::filesystem::path& dir, int pid) {
