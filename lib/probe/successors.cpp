@@ -65,7 +65,7 @@ namespace {
 // table as it was.
 template <class ValueOf>
 void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, ValueOf&& value_of) {
-    std::vector<uint8_t> bytes(table.size(), Table::DRAW_BYTE);
+    EntryBytes bytes = filled_entry_bytes(table.size(), Table::DRAW_BYTE);
     std::vector<Table::LongValue> longs;
     std::mutex longs_mutex;
     ReadStop stopping(stop);

@@ -5,7 +5,6 @@
 
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
-#include "solve/huge_pages.hpp"
 #include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
 #include "store/table_paths.hpp"
@@ -110,8 +109,9 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
         s.window = h.window;
         s.log_length = h.log_length;
         s.log_checksum = h.log_checksum;
-        // On huge pages as a fresh solve's arrays are: the sweeps touch them at random just the same.
-        for (auto& codes : s.codes) assign_on_huge_pages(codes, h.entries, state::NEVER_LOST);
+        // First touched by the pool's threads, as a fresh solve's state is: the sweeps touch it from all of
+        // them.
+        for (auto& codes : s.codes) codes = filled_entry_bytes(h.entries, state::NEVER_LOST);
         c.state = std::move(s);
     }
     bool ok = true;

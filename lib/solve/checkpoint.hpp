@@ -10,16 +10,17 @@
 
 #include "index/material.hpp"
 #include "solve/entry_state.hpp"
+#include "store/entry_bytes.hpp"
 
 namespace retro {
 
 // The state of the layer sweeps over one index scheme: a pawnless table, or one slice of a pawn table.
 struct SweepState {
-    int next_ply = 0;                               // the first ply not yet swept
-    int max_value = 0;                              // the largest distance assigned so far
-    int window = 0;                                 // the size of the window the pending codes are taken in
-    std::array<std::vector<state::Code>, 2> codes;  // by side to move and index
-    uint64_t log_length = 0;                        // the layer log's bytes that belong to this state
+    int next_ply = 0;                 // the first ply not yet swept
+    int max_value = 0;                // the largest distance assigned so far
+    int window = 0;                   // the size of the window the pending codes are taken in
+    std::array<EntryBytes, 2> codes;  // by side to move and index
+    uint64_t log_length = 0;          // the layer log's bytes that belong to this state
     uint64_t log_checksum = 0;
 };
 

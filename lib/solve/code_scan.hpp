@@ -5,9 +5,9 @@
 
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
 #include "solve/entry_state.hpp"
+#include "store/entry_bytes.hpp"
 
 namespace retro {
 
@@ -21,8 +21,8 @@ inline bool has_byte(const state::Code* p, state::Code n) {
 
 // Calls f(i) for every i in [begin, end) whose code is a or b.
 template <class F>
-void for_each_code(const std::vector<state::Code>& codes, uint64_t begin, uint64_t end, state::Code a,
-                   state::Code b, F&& f) {
+void for_each_code(const EntryBytes& codes, uint64_t begin, uint64_t end, state::Code a, state::Code b,
+                   F&& f) {
     for (uint64_t i = begin; i < end; ++i) {
         if (i % 8 == 0 && i + 8 <= end && !has_byte(codes.data() + i, a) && !has_byte(codes.data() + i, b)) {
             i += 7;

@@ -1,5 +1,6 @@
 #include "solve/final_values.hpp"
 
+#include <atomic>
 #include <cassert>
 
 namespace retro {
@@ -13,13 +14,25 @@ SolvedScheme final_values(SchemeContext& c, LayerLog& log) {
                 if (codes[i] != DONE_WIN && codes[i] != DONE_LOSS) codes[i] = Table::DRAW_BYTE;
             }
         });
-    // Reserved to the exact count: a growing list would take up to twice its size at the end.
+    // Sized to the exact count (a growing list would take up to twice its size at the end), each
+    // record's values at a place of their own. An entry is logged once, so the records may be read
+    // back in any order.
     SolvedScheme values;
     const auto long_count = log.count_from(Table::LONG_BYTE);
-    for (int side = 0; side < 2; ++side) values.long_values[side].reserve(long_count[side]);
-    log.replay([&](int ply, Color side, uint64_t i) {
-        c.state.codes[side][i] = Table::byte_of(Dtm(ply));
-        if (c.state.codes[side][i] == Table::LONG_BYTE) values.long_values[side].push_back({i, Dtm(ply)});
+    std::array<std::atomic<uint64_t>, 2> long_end{};
+    for (int side = 0; side < 2; ++side) values.long_values[side].resize(long_count[side]);
+    log.read_back(0, [&](const LayerRecord& r) {
+        auto& codes = c.state.codes[r.side];
+        const uint8_t byte = Table::byte_of(Dtm(r.ply));
+        if (byte != Table::LONG_BYTE) {
+            r.for_each_entry([&](uint64_t i) { codes[i] = byte; });
+            return;
+        }
+        Table::LongValue* out = values.long_values[r.side].data() + long_end[r.side].fetch_add(r.size());
+        r.for_each_entry([&](uint64_t i) {
+            codes[i] = byte;
+            *out++ = {i, Dtm(r.ply)};
+        });
     });
     values.bytes = std::move(c.state.codes);
     values.survey = std::move(c.survey);

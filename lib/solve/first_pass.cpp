@@ -4,7 +4,6 @@
 
 #include "chess/movegen.hpp"
 #include "solve/entry_exits.hpp"
-#include "solve/huge_pages.hpp"
 #include "solve/neighbours.hpp"
 
 namespace retro {
@@ -89,7 +88,7 @@ int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveSummary& m
 
 void first_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
-    for (Color side : {WHITE, BLACK}) assign_on_huge_pages(c.state.codes[side], scheme.size(), NEVER_LOST);
+    for (auto& codes : c.state.codes) codes = filled_entry_bytes(scheme.size(), NEVER_LOST);
     if (c.options.survey_exits) c.survey = empty_survey(scheme.size());
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
                                  2 * scheme.size());

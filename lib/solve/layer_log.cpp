@@ -1,11 +1,15 @@
 #include "solve/layer_log.hpp"
 
+#include <tbb/blocked_range.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
+#include "parallel/parallel_for.hpp"
 #include "solve/solve_error.hpp"
 #include "store/checksum.hpp"
 
@@ -14,6 +18,10 @@ namespace retro {
 namespace {
 
 constexpr uint64_t CHECKSUM_SEED = 0xcbf29ce484222325ULL;
+// The log is read back in blocks of a 256th of its length, within these bounds: a few dozen records
+// of a dense layer to share among the threads, in a sliver of the memory the solver's state takes
+// (two bytes per entry, where the log takes one or two per decided entry).
+constexpr uint64_t SMALLEST_BLOCK = uint64_t(64) << 10, LARGEST_BLOCK = uint64_t(4) << 20;
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
     throw SolveError((path.empty() ? std::string("layer log") : path.string()) + ": " + what);
@@ -26,7 +34,7 @@ LayerLog::LayerLog(const std::filesystem::path& path, uint64_t length, uint64_t 
     file_ = path.empty() ? std::tmpfile() : std::fopen(path.c_str(), length ? "r+b" : "w+b");
     if (!file_) fail(path, std::string("cannot open: ") + std::strerror(errno));
     if (length == 0) return;
-    if (read_records(length, nullptr) != checksum) {
+    if (checksum_of(length) != checksum) {
         std::fclose(file_);
         fail(path, "does not match its checkpoint");
     }
@@ -57,33 +65,65 @@ void LayerLog::sync() {
 }
 
 std::array<uint64_t, 2> LayerLog::count_from(int min_ply) {
-    std::array<uint64_t, 2> count{};
-    read_records(length_, [&](int ply, Color side, const unsigned char* p, const unsigned char* end) {
-        if (ply >= min_ply)
-            for (; p < end; ++p) count[side] += !(*p & 0x80);  // a varint ends at each such byte
-    });
-    return count;
+    std::array<std::atomic<uint64_t>, 2> count{};
+    read_back(min_ply, [&](const LayerRecord& r) { count[r.side] += r.size(); });
+    return {count[WHITE].load(), count[BLACK].load()};
 }
 
-uint64_t LayerLog::read_records(uint64_t length, const RecordVisitor& f) {
-    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0)
-        fail(path_, std::string("cannot read: ") + std::strerror(errno));
-    uint64_t sum = CHECKSUM_SEED, done = 0;
-    std::vector<unsigned char> payload;
-    while (done < length) {
-        RecordHeader h;
-        if (length - done < sizeof h || std::fread(&h, sizeof h, 1, file_) != 1 || h.side > 1 || h.zero ||
-            h.bytes > length - done - sizeof h)
-            fail(path_, "damaged record at byte " + std::to_string(done));
-        payload.resize(h.bytes);
-        if (h.bytes && std::fread(payload.data(), 1, h.bytes, file_) != h.bytes)
-            fail(path_, "truncated record at byte " + std::to_string(done));
-        sum = checksum64(payload.data(), payload.size(), checksum64(&h, sizeof h, sum));
-        if (f) f(h.ply, Color(h.side), payload.data(), payload.data() + payload.size());
-        done += sizeof h + h.bytes;
-    }
-    if (std::fseek(file_, 0, SEEK_END) != 0) fail(path_, std::string("cannot seek: ") + std::strerror(errno));
+void LayerLog::read_back(int min_ply, const std::function<void(const LayerRecord&)>& f) {
+    read_blocks(length_, [&](std::span<const LayerRecord> records) {
+        par::parallel_for(tbb::blocked_range<size_t>(0, records.size(), 1), [&](const auto& r) {
+            for (size_t k = r.begin(); k < r.end(); ++k)
+                if (records[k].ply >= min_ply) f(records[k]);
+        });
+    });
+}
+
+uint64_t LayerLog::checksum_of(uint64_t length) {
+    uint64_t sum = CHECKSUM_SEED;
+    read_blocks(length, [&](std::span<const LayerRecord> records) {
+        for (const LayerRecord& r : records) {
+            const unsigned char* header = r.begin - sizeof(RecordHeader);
+            sum = checksum64(r.begin, size_t(r.end - r.begin), checksum64(header, sizeof(RecordHeader), sum));
+        }
+    });
     return sum;
+}
+
+void LayerLog::read_blocks(uint64_t length, const std::function<void(std::span<const LayerRecord>)>& f) {
+    if (std::fflush(file_) != 0) fail(path_, std::string("cannot read: ") + std::strerror(errno));
+    std::vector<unsigned char> block;
+    std::vector<LayerRecord> records;
+    const uint64_t usual = std::clamp(length / 256, SMALLEST_BLOCK, LARGEST_BLOCK);
+    uint64_t block_bytes = usual;              // more for a record longer than a block
+    for (uint64_t done = 0; done < length;) {  // the bytes of the records in earlier blocks
+        block.resize(std::min(block_bytes, length - done));
+        for (size_t got = 0; got < block.size();) {
+            const ssize_t n =
+                ::pread(fileno(file_), block.data() + got, block.size() - got, off_t(done + got));
+            if (n <= 0) fail(path_, "truncated record at byte " + std::to_string(done + got));
+            got += size_t(n);
+        }
+        records.clear();
+        size_t at = 0;  // the first record not in the block
+        RecordHeader h{};
+        for (; at + sizeof h <= block.size(); at += sizeof h + h.bytes) {
+            std::memcpy(&h, block.data() + at, sizeof h);
+            if (h.side > 1 || h.zero || h.bytes > length - done - at - sizeof h)
+                fail(path_, "damaged record at byte " + std::to_string(done + at));
+            if (at + sizeof h + h.bytes > block.size()) break;
+            const unsigned char* payload = block.data() + at + sizeof h;
+            records.push_back({h.ply, Color(h.side), payload, payload + h.bytes});
+        }
+        if (records.empty()) {
+            if (at + sizeof h > block.size()) fail(path_, "damaged record at byte " + std::to_string(done));
+            block_bytes = sizeof h + h.bytes;  // read again, the whole record
+            continue;
+        }
+        f(records);
+        done += at;
+        block_bytes = usual;
+    }
 }
 
 }  // namespace retro

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "chess/types.hpp"
@@ -40,6 +41,34 @@ private:
     uint64_t last_ = 0, count_ = 0;
 };
 
+// One record read back: the entries of one side decided at one ply, ascending.
+struct LayerRecord {
+    int ply;
+    Color side;
+    const unsigned char *begin, *end;  // the payload
+
+    uint64_t size() const {
+        uint64_t n = 0;
+        for (const unsigned char* p = begin; p < end; ++p)
+            n += !(*p & 0x80);  // a varint ends at each such byte
+        return n;
+    }
+    // Calls f(index) for each entry, in order.
+    template <class F>
+    void for_each_entry(F&& f) const {
+        uint64_t index = 0;
+        for (const unsigned char* p = begin; p < end;) {
+            uint64_t v = 0;
+            for (int shift = 0; p < end; shift += 7) {
+                v |= uint64_t(*p & 0x7f) << shift;
+                if (!(*p++ & 0x80)) break;
+            }
+            index += v;  // the first entry's index, then the gaps
+            f(index);
+        }
+    }
+};
+
 class LayerLog {
 public:
     // Appends to `path` after its first `length` bytes, which must have the checksum `checksum`
@@ -60,22 +89,10 @@ public:
     // Entries logged at plies of at least min_ply, per side.
     std::array<uint64_t, 2> count_from(int min_ply);
 
-    // Calls f(ply, side, index) for every logged entry, in log order.
-    template <class F>
-    void replay(F&& f) {
-        read_records(length_, [&](int ply, Color side, const unsigned char* p, const unsigned char* end) {
-            uint64_t index = 0;
-            for (bool first = true; p < end; first = false) {
-                uint64_t v = 0;
-                for (int shift = 0; p < end; shift += 7) {
-                    v |= uint64_t(*p & 0x7f) << shift;
-                    if (!(*p++ & 0x80)) break;
-                }
-                index = first ? v : index + v;
-                f(ply, side, index);
-            }
-        });
-    }
+    // Calls f(record) for every record of a ply of at least min_ply, from the threads of the pool,
+    // in no order: the solve's values are read back in parallel. The log is read in blocks of whole
+    // records, each block's records shared among the threads.
+    void read_back(int min_ply, const std::function<void(const LayerRecord&)>& f);
 
 private:
     struct RecordHeader {
@@ -84,11 +101,11 @@ private:
         uint8_t zero;
         uint32_t bytes;
     };
-    using RecordVisitor =
-        std::function<void(int ply, Color side, const unsigned char*, const unsigned char*)>;
-    // Calls f(ply, side, payload, payload end) for each record of the first `length` bytes, checks
-    // their framing (SolveError) and returns their checksum.
-    uint64_t read_records(uint64_t length, const RecordVisitor& f);
+    // Calls f(records) for the records of each block of the first `length` bytes, in log order,
+    // after checking their framing (SolveError).
+    void read_blocks(uint64_t length, const std::function<void(std::span<const LayerRecord>)>& f);
+    // The checksum of the first `length` bytes.
+    uint64_t checksum_of(uint64_t length);
 
     std::filesystem::path path_;
     std::FILE* file_ = nullptr;

@@ -143,7 +143,7 @@ private:
 
     struct Target {
         Square from;  // in the slice's first image
-        std::vector<uint8_t> bytes;
+        EntryBytes bytes;
         std::vector<Table::LongValue> long_values;
     };
 

@@ -6,7 +6,6 @@
 #include <bit>
 
 #include "parallel/parallel_for.hpp"
-#include "solve/huge_pages.hpp"
 #include "solve/solver.hpp"
 
 namespace retro {
@@ -34,12 +33,6 @@ private:
 };
 
 }  // namespace
-
-std::unique_ptr<Table> drawn_table(const Material& m) {
-    Table::Bytes bytes;
-    for (auto& side : bytes) assign_on_huge_pages(side, IndexScheme(m).size(), Table::DRAW_BYTE);
-    return std::make_unique<Table>(m, std::move(bytes), Table::LongValues{});
-}
 
 void merge(const IndexScheme& scheme, const WriteSurvey& slice, WriteSurvey& table) {
     for (Color side : {WHITE, BLACK})
@@ -89,7 +82,7 @@ void merge(const Table& slice, Table& table) {
 }
 
 std::unique_ptr<Table> whole_table(const SliceStore& slices) {
-    auto table = drawn_table(slices.material());
+    auto table = std::make_unique<Table>(slices.material());
     for (int k = 0; k < int(slices.configs().size()); ++k) merge(*slices.read(k), *table);
     return table;
 }

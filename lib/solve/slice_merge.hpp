@@ -9,9 +9,6 @@
 
 namespace retro {
 
-// A whole table of draws, on huge pages where the kernel gives them, for slices to be merged into.
-std::unique_ptr<Table> drawn_table(const Material& m);
-
 // Writes a slice's values into the whole table's entries, every one of them still a draw.
 void merge(const Table& slice, Table& table);
 

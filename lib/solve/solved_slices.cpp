@@ -61,7 +61,7 @@ SolvedTable SolvedSlices::assembled() {
         malloc_trim(0);
         table = whole_table(*store_);
     } else {
-        table = drawn_table(material_);
+        table = std::make_unique<Table>(material_);
         for (auto& slice : memory_) {
             merge(*slice, *table);
             slice.reset();

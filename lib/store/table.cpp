@@ -13,7 +13,7 @@ bool by_index(const Table::LongValue& a, const Table::LongValue& b) { return a.i
 }  // namespace
 
 Table::Table(const Material& m) : scheme(m) {
-    for (auto& b : bytes_) b.assign(scheme.size(), DRAW_BYTE);
+    for (auto& b : bytes_) b = filled_entry_bytes(scheme.size(), DRAW_BYTE);
 }
 
 Table::Table(const Material& m, Bytes&& bytes, LongValues&& long_values)
@@ -24,7 +24,7 @@ Table::Table(const IndexScheme& scheme, Bytes&& bytes, LongValues&& long_values)
     for (Color side : {WHITE, BLACK}) check_side(side);
 }
 
-void Table::replace_side(Color side, std::vector<uint8_t>&& bytes, std::vector<LongValue>&& long_values) {
+void Table::replace_side(Color side, EntryBytes&& bytes, std::vector<LongValue>&& long_values) {
     bytes_[side] = std::move(bytes);
     long_[side] = std::move(long_values);
     check_side(side);

@@ -26,6 +26,7 @@
 
 #include "index/index_scheme.hpp"
 #include "store/dtm.hpp"
+#include "store/entry_bytes.hpp"
 
 namespace retro {
 
@@ -36,7 +37,7 @@ public:
         uint64_t index : 48;  // entries per side stay far below 2^48
         uint64_t value : 16;  // a Dtm
     };
-    using Bytes = std::array<std::vector<uint8_t>, 2>;         // [side to move][index]
+    using Bytes = std::array<EntryBytes, 2>;                   // [side to move][index]
     using LongValues = std::array<std::vector<LongValue>, 2>;  // [side to move], any order
 
     // Every entry a draw.
@@ -72,18 +73,18 @@ public:
     void set(Color side, uint64_t idx, Dtm v);
     // The bytes of one side, filled in place while a pawn table is solved slice by slice into it;
     // the LONG_BYTE entries written there take their values through add_long_values.
-    std::vector<uint8_t>& bytes_to_fill(Color side) { return bytes_[side]; }
+    EntryBytes& bytes_to_fill(Color side) { return bytes_[side]; }
     // Lists the values of entries whose byte is LONG_BYTE (a slice's, any order).
     void add_long_values(Color side, const std::vector<LongValue>& values);
     // Replaces every value of one side to move (the shipping form's rebuilt side). Throws
     // std::invalid_argument like the constructor; the table is then unusable.
-    void replace_side(Color side, std::vector<uint8_t>&& bytes, std::vector<LongValue>&& long_values);
+    void replace_side(Color side, EntryBytes&& bytes, std::vector<LongValue>&& long_values);
 
     // The byte that stands for v.
     static constexpr uint8_t byte_of(Dtm v) {
         return v == DTM_DRAW ? DRAW_BYTE : v < LONG_BYTE ? uint8_t(v) : LONG_BYTE;
     }
-    const std::vector<uint8_t>& bytes(Color side) const { return bytes_[side]; }
+    const EntryBytes& bytes(Color side) const { return bytes_[side]; }
     const std::vector<LongValue>& long_values(Color side) const { return long_[side]; }
 
     // Same material and the same value for every entry.

@@ -24,7 +24,7 @@ WriteSurvey empty_survey(uint64_t entries) {
 void count_legal_values(const Table& table, WriteSurvey& survey) {
     for (Color side : {WHITE, BLACK}) {
         const std::vector<uint64_t>& legal = survey.legal.words[side];
-        const std::vector<uint8_t>& bytes = table.bytes(side);
+        const EntryBytes& bytes = table.bytes(side);
         // By byte, which is the value but for LONG_BYTE (few entries, looked up one by one).
         struct Counts {
             std::array<uint64_t, 256> by_byte{};

@@ -181,7 +181,7 @@ uint64_t huge_page_kb_after(const void* p) {
 
 }  // namespace
 
-// A resumed solve's state is asked for huge pages as a fresh solve's is (solve/huge_pages.hpp): the
+// A resumed solve's state is asked for huge pages as a fresh solve's is (store/entry_bytes.hpp): the
 // sweeps touch it at random. Only testable where the kernel gives huge pages on request and not
 // otherwise ("madvise").
 TEST(Checkpoint, ResumedArraysAreOnHugePages) {
