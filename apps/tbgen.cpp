@@ -243,7 +243,10 @@ int main(int argc, char** argv) {
         "verify",
         "verify: with materials, check each table after building it; otherwise the "
         "arguments are table files to re-check by forward moves")(
-        "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table");
+        "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table")(
+        "ranks", po::value<int>(),
+        "with --dry-run: plan each pawnless table split over N processes by king pair, its memory per "
+        "process (see docs/cluster.md)");
     add_write_options(visible);
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
@@ -283,6 +286,12 @@ int main(int argc, char** argv) {
         a.settings.threads = threads;
         if (vm.count("no-disk-check")) a.settings.disk_check = DiskCheck::Ignore;
         a.dry_run = vm.count("dry-run");
+        if (vm.count("ranks")) {
+            const int asked = vm["ranks"].as<int>();
+            if (asked < 1) throw std::runtime_error("--ranks takes the number of processes, 1 or more");
+            if (!a.dry_run) throw std::runtime_error("--ranks plans a run with --dry-run");
+            a.settings.ranks = asked;
+        }
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();
         if (!(a.checkpoint_minutes >= 0)) throw std::runtime_error("--checkpoint-minutes must be 0 or more");
         if (vm.count("memory-limit")) {
