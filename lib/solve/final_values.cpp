@@ -18,8 +18,9 @@ SolvedScheme final_values(SchemeContext& c, LayerLog& log) {
     const auto long_count = log.count_from(Table::LONG_BYTE);
     for (int side = 0; side < 2; ++side) values.long_values[side].reserve(long_count[side]);
     log.replay([&](int ply, Color side, uint64_t i) {
-        c.state.codes[side][i] = Table::byte_of(Dtm(ply));
-        if (c.state.codes[side][i] == Table::LONG_BYTE) values.long_values[side].push_back({i, Dtm(ply)});
+        state::Code& code = c.code(side, i);
+        code = Table::byte_of(Dtm(ply));
+        if (code == Table::LONG_BYTE) values.long_values[side].push_back({i, Dtm(ply)});
     });
     values.bytes = std::move(c.state.codes);
     values.survey = std::move(c.survey);
