@@ -18,9 +18,10 @@ namespace {
 #ifdef RETRO_MPIEXEC
 // `tbgen args` on `ranks` ranks (shell syntax).
 std::string on_ranks(int ranks, const std::string& args) {
-    // Root (CI), and shared memory without cross-memory attach, which containers often forbid.
+    // Root (CI), shared memory without cross-memory attach (which containers often forbid), and
+    // waiting ranks that yield their core (more ranks than cores).
     return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-           "OMPI_MCA_btl_vader_single_copy_mechanism=none " +
+           "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mpi_yield_when_idle=1 " +
            std::string(RETRO_MPIEXEC) + " -np " + std::to_string(ranks) + " --oversubscribe " +
            (fs::path(RETRO_BIN_DIR) / "tbgen").string() + " " + args;
 }
