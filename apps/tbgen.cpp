@@ -28,6 +28,9 @@
 #include "solve/statistics.hpp"
 #include "store/format.hpp"
 #include "store/table_file.hpp"
+#ifdef RETRO_MPI
+#include "ranks_mpi/mpi_ranks.hpp"
+#endif
 
 namespace po = boost::program_options;
 using namespace retro;
@@ -103,6 +106,8 @@ struct GenerateArgs {
     JobSettings settings;
     double checkpoint_minutes = 5;
     std::string command_line;  // to print how to resume
+    // The ranks that solve each table together, when mpirun or srun started this process.
+    Ranks* ranks = nullptr;
 };
 
 int generate(const GenerateArgs& a) {
@@ -116,36 +121,50 @@ int generate(const GenerateArgs& a) {
 
     // Everything that can refuse the job comes before anything large is allocated.
     std::unique_ptr<JobLog> log = std::make_unique<JobLog>();
-    if (!a.dry_run) {
-        check_writable_dir(a.dir);
+    // Of several ranks, rank 0 alone logs and reports; the others say nothing unless they fail.
+    const bool silent = a.ranks && !a.ranks->leads();
+    if (!a.dry_run) check_writable_dir(a.dir);
+    if (!a.dry_run && !silent) {
         log = std::make_unique<JobLog>(a.log.empty() ? a.dir / "tbgen.log" : a.log);
         log->line("start: " + a.command_line);
+        if (a.ranks)
+            log->line(std::to_string(a.ranks->size()) +
+                      " ranks solve each table together; no checkpoints are written (a stopped job starts "
+                      "its table over)");
     }
     auto say = [&](const std::string& s) {
+        if (silent) return;
         std::cerr << s << "\n";
         log->line(s);
     };
 
     const JobPlan plan = make_plan(targets, a.dir, a.settings);  // reads and checks every file already there
     for (const std::string& line : plan_report(plan)) say(line);
-    if (a.dry_run)
+    if (a.dry_run && !silent)
         for (const std::string& line : plan_table_lines(plan)) std::cout << line << "\n";
-    if (const auto why = refusal(plan)) {
+    std::optional<std::string> why = refusal(plan);
+    if (!why && a.ranks && !a.dry_run) why = not_yet_on_ranks(plan);
+    if (why) {
         say("tbgen: refused: " + *why);
         return EXIT_REFUSED;
     }
     if (a.dry_run) return 0;
 
-    StopSignals signals;
+    // Ranks take no stop request: each must reach every collective step, so a signal ends them at
+    // once (mpirun passes it on to all), which loses nothing written.
+    std::optional<StopSignals> signals;
+    if (!a.ranks) signals.emplace();
     JobOptions options;
+    options.ranks = a.ranks;
     options.checkpoint_seconds = a.checkpoint_minutes * 60;
-    options.stop = &StopSignals::flag();
+    if (!a.ranks) options.stop = &StopSignals::flag();
     options.verify = a.verify;
     options.wdl = a.wdl;
     options.statistics_of.insert(named.begin(), named.end());
     options.report = say;
     options.note = [&](const std::string& s) { log->line(s); };
     options.solver_line = [&](const std::string& s) {
+        if (silent) return;
         if (!a.quiet) std::cerr << s << "\n";
         log->line(s);
     };
@@ -154,6 +173,9 @@ int generate(const GenerateArgs& a) {
         result = run_job(plan, options);
     } catch (const std::exception& e) {
         const std::string peak = "peak memory " + format_bytes(peak_rss_bytes());
+        if (a.ranks)  // the other ranks wait in a collective step: end them too
+            a.ranks->abort("tbgen: error on rank " + std::to_string(a.ranks->rank()) + ": " + e.what() +
+                           " (" + peak + "); the tables written so far are complete");
         log->line(std::string("error: ") + e.what() + " (" + peak + ")");
         std::cerr << "tbgen: error: " << e.what() << "\n"
                   << peak
@@ -198,6 +220,7 @@ int generate(const GenerateArgs& a) {
         std::to_string(plan.tables.size()) + " table files take " + format_bytes(disk));
 
     for (const Material& m : named) {
+        if (silent) break;
         // Counted by the job for a table it built; a complete table skipped is read from its file.
         const auto built = std::find_if(result.built.begin(), result.built.end(),
                                         [&](const BuiltTable& b) { return b.material == m && b.statistics; });
@@ -212,6 +235,10 @@ int generate(const GenerateArgs& a) {
 
 int main(int argc, char** argv) {
     return_freed_memory_promptly();
+    std::unique_ptr<Ranks> ranks;
+#ifdef RETRO_MPI
+    ranks = launched_ranks(argc, argv);  // before any thread starts
+#endif
     po::options_description visible(
         "tbgen: build chess endgame tables (exact distance to mate, both sides to move) by retrograde "
         "analysis.\n"
@@ -248,7 +275,10 @@ int main(int argc, char** argv) {
         "verify",
         "verify: with materials, check each table after building it; otherwise the "
         "arguments are table files to re-check by forward moves")(
-        "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table");
+        "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table")(
+        "ranks", po::value<int>(),
+        "with --dry-run: plan each pawnless table split over N processes by king pair, its memory per "
+        "process (under mpirun the ranks' count is taken; see docs/cluster.md)");
     add_write_options(visible);
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
@@ -288,6 +318,20 @@ int main(int argc, char** argv) {
         a.settings.threads = threads;
         if (vm.count("no-disk-check")) a.settings.disk_check = DiskCheck::Ignore;
         a.dry_run = vm.count("dry-run");
+        a.ranks = ranks.get();
+        a.settings.ranks = ranks ? ranks->size() : 1;
+        if (vm.count("ranks")) {
+            const int asked = vm["ranks"].as<int>();
+            if (asked < 1) throw std::runtime_error("--ranks takes the number of processes, 1 or more");
+            if (ranks && asked != ranks->size())
+                throw std::runtime_error("--ranks " + std::to_string(asked) + " but mpirun started " +
+                                         std::to_string(ranks->size()) + " ranks");
+            if (!ranks && !a.dry_run)
+                throw std::runtime_error(
+                    "--ranks plans a run with --dry-run; to solve on N ranks, run tbgen under mpirun -np N "
+                    "(docs/cluster.md)");
+            a.settings.ranks = asked;
+        }
         a.checkpoint_minutes = vm["checkpoint-minutes"].as<double>();
         if (!(a.checkpoint_minutes >= 0)) throw std::runtime_error("--checkpoint-minutes must be 0 or more");
         if (vm.count("memory-limit")) {

@@ -10,6 +10,7 @@ PACKAGES=(
     pybind11-dev python3-dev
     gcc pkg-config
     libboost-dev python3 curl wrk chromium chromium-driver gnuplot-nox linux-perf
+    openmpi-bin libopenmpi-dev
 )
 
 missing=()

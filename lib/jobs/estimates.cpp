@@ -12,6 +12,7 @@
 #include "index/dependencies.hpp"
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
+#include "index/rank_split.hpp"
 #include "jobs/completion_chain.hpp"
 #include "solve/estimates.hpp"
 #include "solve/solver.hpp"
@@ -70,7 +71,8 @@ std::string bytes_text(const char* what, uint64_t bytes) {
 }  // namespace
 
 MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs,
-                       const std::function<bool(const Material&)>& completed_when_read, int threads) {
+                       const std::function<bool(const Material&)>& completed_when_read, int threads,
+                       int ranks) {
     MemoryPlan plan;
     plan.codecs = codecs;
     const uint64_t table = table_memory_bytes(m);
@@ -80,6 +82,17 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     const uint64_t survey = settles ? survey_bytes(entries) : 0;
     plan.captures = subtables_bytes(m, Reached::FewerMen);
     plan.completing = completing_bytes(m, false, completed_when_read);
+    if (!m.has_pawns() && ranks > 1) {
+        // Each rank's state and survey of its king pairs. Rank 0 gathers the table and the survey
+        // (solve/ranked_table.hpp): while the survey's bits come in, one kind and side at a time (a
+        // quarter of it), its own part is still held.
+        const uint64_t held = largest_rank_entries(IndexScheme(m), ranks);
+        const uint64_t held_survey = settles ? survey_bytes(held) : 0;
+        plan.ranks = ranks;
+        plan.state = sweep_state_bytes(held) + held_survey;
+        plan.writing = table + survey + (settles ? held_survey + survey / 4 : 0);
+        return plan;
+    }
     if (!m.has_pawns()) {
         plan.state = sweep_state_bytes(entries) + survey;
         plan.writing = table + survey;
@@ -109,15 +122,16 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
 }
 
 std::string MemoryPlan::text() const {
-    std::string s = "solving " + format_bytes(solving()) + " (" + bytes_text("process", PROCESS_BYTES) +
+    std::string s = (ranks > 1 ? "per rank of " + std::to_string(ranks) + ": " : std::string()) + "solving " +
+                    format_bytes(solving()) + " (" + bytes_text("process", PROCESS_BYTES) +
                     (codecs ? ", " + bytes_text("codecs", codecs) : std::string()) + ", " +
                     bytes_text("state", state);
     if (own) s += ", " + bytes_text(slices_on_disk ? "own slices read back" : "own values", own);
     if (promotions)
         s += (own && slices_on_disk && promotions_in_part ? " or " : ", ") +
              bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
-    s += ", " + bytes_text("captures", captures) + "), writing " + format_bytes(written()) +
-         ", reading sub-tables " + format_bytes(reading());
+    s += ", " + bytes_text("captures", captures) + "), writing " + (ranks > 1 ? "(rank 0) " : "") +
+         format_bytes(written()) + ", reading sub-tables " + format_bytes(reading());
     return s;
 }
 

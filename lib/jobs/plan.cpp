@@ -142,7 +142,8 @@ void plan_ways(JobPlan& plan) {
     std::map<Material, PlannedTable*> by_material;
     for (PlannedTable& t : plan.tables) {
         t.memory = memory_plan(t.material, r.cache, r.memory_limit ? r.memory_limit : UINT64_MAX,
-                               plan.settings.write.settle_exits, r.codecs, completed, r.threads);
+                               plan.settings.write.settle_exits, r.codecs, completed, r.threads,
+                               plan.settings.ranks);
         by_material[t.material] = &t;
     }
     for (const PlannedTable& t : plan.tables) {

@@ -52,6 +52,7 @@ std::vector<Closure> closures(const JobPlan& plan) {
 
 // How a table is held while it is solved: whole, or a pawn table the lean way (MemoryPlan).
 std::string way_text(const MemoryPlan& m) {
+    if (m.ranks > 1) return "by king pair over " + std::to_string(m.ranks) + " ranks";
     if (!m.slices_on_disk && !m.promotions_in_part) return "whole";
     if (m.slices_on_disk && m.promotions_in_part) return "lean (slices on disk, promotions in part)";
     return m.slices_on_disk ? "lean (slices on disk)" : "lean (promotions in part)";
@@ -95,9 +96,15 @@ std::vector<std::string> plan_table_lines(const JobPlan& plan) {
         const Closure& c = closure[i];
         std::string line =
             padded(t.material.name(), 10) + padded(entries_text(t.entries) + " entries a side", 24) +
-            "peak " + format_bytes(t.memory.peak()) + ", " + way_text(t.memory) + "  file " +
-            format_bytes(table_file_bytes_estimate(t.material)) + "  closure: " + std::to_string(c.to_build) +
-            " tables to build, peak " + format_bytes(c.peak) + ", files " + format_bytes(c.files);
+            "peak " + format_bytes(t.memory.peak()) +
+            (t.memory.ranks > 1 ? " at rank 0, which writes; " + format_bytes(t.memory.peak_not_writing()) +
+                                      " at each other rank"
+                                : std::string()) +
+            ", " + way_text(t.memory) +
+            (plan.settings.ranks > 1 && t.material.has_pawns() ? " (pawns: not yet on ranks)" : "") +
+            "  file " + format_bytes(table_file_bytes_estimate(t.material)) +
+            "  closure: " + std::to_string(c.to_build) + " tables to build, peak " + format_bytes(c.peak) +
+            ", files " + format_bytes(c.files);
         if (limit) {
             const bool fits = c.peak <= limit;
             line += fits ? "  fits" : "  needs more";

@@ -15,8 +15,9 @@ namespace retro {
 // file, the tables of its closure still to build with their largest peak (each built alone) and all
 // their files, and whether that peak fits the job's memory limit: "KNNNNNvK  2.99e9 entries a side
 // peak 7.22 GiB, whole  file 2.23 GiB  closure: 5 tables to build, peak 7.22 GiB, files 2.43 GiB
-// fits". Then a line that counts them: how many closures fit the limit, how many do not, and the
-// largest of each.
+// fits". Solved by ranks, "peak 31.2 MiB at rank 0, which writes; 6.57 MiB at each
+// other rank, by king pair over 4 ranks"; the limit is a rank's. Then a line that counts them:
+// how many closures fit the limit, how many do not, and the largest of each.
 std::vector<std::string> plan_table_lines(const JobPlan& plan);
 
 }  // namespace retro

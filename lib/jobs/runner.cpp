@@ -173,6 +173,9 @@ public:
         if (options_.note) options_.note(s);
     }
     bool stop_requested() const { return options_.stop && options_.stop->load(); }
+    // Whether this process is a rank other than 0 of several that solve each table together: it
+    // solves its part and leaves the files to rank 0.
+    bool follows() const { return options_.ranks && !options_.ranks->leads(); }
 
     // A table complete when the job was planned: what a kill left beside it goes, and its WDL
     // bitbase is written when the job asks for one (by one process: the one holding its lock).
@@ -276,9 +279,23 @@ bool JobRun::build(const PlannedTable& t) {
     progress_.table_started(m);
     hand_back_free_heap();  // what earlier tables left in the heap is not this table's
     TableBuild b(plan_, t, plan_.settings.write.settle_exits, started);
-    if (!solve(b) || !write(b)) return false;
-    if (options_.verify && !verify(b)) return false;
-    finish(b);
+    if (!solve(b)) return false;
+    if (!follows()) {
+        if (!write(b)) return false;
+        if (options_.verify && !verify(b)) return false;
+        finish(b);
+    }
+    if (options_.ranks) {
+        // Every rank's peak at rank 0, then on together once the file is there to be read.
+        const std::vector<uint64_t> peaks = gather_values(*options_.ranks, b.peak.bytes());
+        std::string line;
+        for (size_t r = 0; r < peaks.size(); ++r)
+            line += (r ? ", " : "") + std::to_string(r) + ": " + format_bytes(peaks[r]);
+        if (!follows())
+            report(m.name() + ": peak memory by rank " + line + " (estimated " +
+                   format_bytes(t.memory.peak()) + " per rank)");
+        options_.ranks->barrier();
+    }
     return true;
 }
 
@@ -331,7 +348,13 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.control.stop = options_.stop;
     solve_options.slices_on_disk = b.memory.slices_on_disk;
     solve_options.promotions_in_part = b.memory.promotions_in_part;
-    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk;
+    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk && !options_.ranks;
+    if (options_.ranks) {
+        solve_options.ranks = options_.ranks;
+        solve_options.checkpoint.clear();
+        solve_options.control.stop = nullptr;
+        if (follows()) solve_options.control.lines = nullptr;
+    }
     const auto stopped = [&](const std::string& where) {
         result_.interrupted = true;
         result_.stopped_at = where;
@@ -341,7 +364,8 @@ bool JobRun::solve(TableBuild& b) {
         return false;
     };
     try {
-        complete_chain(m, b.memory);
+        if (!follows()) complete_chain(m, b.memory);
+        if (options_.ranks) options_.ranks->barrier();  // the copies rank 0 completed are written
         b.solved = solve_table(m, b.tables, solve_options);
     } catch (const Stopped& e) {  // while solving, or reading a sub-table whole (which takes a while)
         return stopped(e.work() == Stopped::Work::Reading
@@ -466,20 +490,48 @@ void wait_a_moment(const std::atomic<bool>* stop) {
 
 }  // namespace
 
+std::optional<std::string> not_yet_on_ranks(const JobPlan& plan) {
+    std::string pawns, resumed;
+    for (const PlannedTable& t : plan.tables) {
+        if (t.complete) continue;
+        if (t.material.has_pawns()) pawns += (pawns.empty() ? "" : ", ") + t.material.name();
+        if (t.has_checkpoint) resumed += (resumed.empty() ? "" : ", ") + t.material.name();
+    }
+    if (!pawns.empty())
+        return "pawn tables are not yet solved by several ranks (" + pawns +
+               "): build them with one tbgen process first";
+    if (!resumed.empty())
+        return "resuming a checkpoint on several ranks is not yet supported (" + resumed +
+               "): finish those tables with one tbgen process, or remove their checkpoints";
+    return std::nullopt;
+}
+
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
     const auto job_start = ActiveClock::now();
     JobRun run(plan, options);
     JobResult& result = run.result();
     // Which tables are complete; the tables of other processes join as their files appear.
     std::map<Material, bool> complete;
+    const bool leads = !options.ranks || options.ranks->leads();  // of the files in the directory
     for (const PlannedTable& t : plan.tables) {
         complete[t.material] = t.complete;
         if (t.complete) {
             ++result.skipped;
-            run.tidy_complete(t.material);
+            if (leads) run.tidy_complete(t.material);
         }
     }
-    run.remove_spent_copies(complete);
+    if (leads) run.remove_spent_copies(complete);
+    if (options.ranks) {
+        // The ranks build the tables together in the plan's order: no other process takes part.
+        for (const PlannedTable& t : plan.tables) {
+            if (t.complete) continue;
+            if (!run.build(t)) break;
+            complete[t.material] = true;
+            if (leads) run.remove_spent_copies(complete);
+        }
+        result.seconds = seconds_since(job_start);
+        return result;
+    }
     auto ready = [&](const Material& m) {
         const auto subtables = direct_subtables(m);
         return std::all_of(subtables.begin(), subtables.end(),

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "jobs/plan.hpp"
+#include "ranks/ranks.hpp"
 #include "solve/statistics.hpp"
 #include "store/table_file.hpp"
 
@@ -58,6 +59,12 @@ struct JobOptions {
     // With every report and solver line of a table being built, one call at a time: on the job's
     // thread, or while a file is written on a thread of its pipeline.
     std::function<void(const JobStatus&)> status;
+    // The ranks that solve each table together (tbgen under mpirun; nullptr: this process alone).
+    // Every rank runs the job and builds the plan's tables in its order, without table locks; rank 0
+    // alone completes sub-tables, writes the files and reports. Nothing is checkpointed and `stop` is
+    // not polled: every rank must reach each collective step (a signal ends the job, and a rerun starts
+    // the table it stopped over).
+    Ranks* ranks = nullptr;
 };
 
 struct BuiltTable {
@@ -82,6 +89,10 @@ struct JobResult {
     Phase stopped_while = Phase::Solving;
     double seconds = 0;
 };
+
+// Why the plan cannot be run by several ranks yet, naming what is not yet distributed: pawn tables
+// to build, and checkpoints of one-process runs (resuming on ranks); nullopt when it can.
+std::optional<std::string> not_yet_on_ranks(const JobPlan& plan);
 
 // Throws JobError (verification failure), StoreError (a file could not be written: the error names
 // it; no partial file is left under the final name) or SolveError.

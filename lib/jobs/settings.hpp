@@ -22,6 +22,9 @@ struct JobSettings {
     // for the limit to be no more than an estimate; none without a memory limit.
     std::optional<uint64_t> cache;
     int threads = 0;  // 0: one per core
+    // The processes that solve each pawnless table together (MPI ranks: tbgen under mpirun, or
+    // --ranks for a dry run): the memory plan is then a rank's.
+    int ranks = 1;
     // Codec and layout of the files. A job writes zstd (at its default level, 15): 1.5-3 times faster
     // than xz 6 for 1% fewer to 13% more bytes (docs/format.md), where xz would take a third of the job.
     WriteOptions write{.codec = Codec::Zstd};

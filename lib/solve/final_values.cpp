@@ -1,5 +1,6 @@
 #include "solve/final_values.hpp"
 
+#include <array>
 #include <atomic>
 #include <cassert>
 
@@ -22,15 +23,14 @@ SolvedScheme final_values(SchemeContext& c, LayerLog& log) {
     std::array<std::atomic<uint64_t>, 2> long_end{};
     for (int side = 0; side < 2; ++side) values.long_values[side].resize(long_count[side]);
     log.read_back(0, [&](const LayerRecord& r) {
-        auto& codes = c.state.codes[r.side];
         const uint8_t byte = Table::byte_of(Dtm(r.ply));
         if (byte != Table::LONG_BYTE) {
-            r.for_each_entry([&](uint64_t i) { codes[i] = byte; });
+            r.for_each_entry([&](uint64_t i) { c.code(r.side, i) = byte; });
             return;
         }
         Table::LongValue* out = values.long_values[r.side].data() + long_end[r.side].fetch_add(r.size());
         r.for_each_entry([&](uint64_t i) {
-            codes[i] = byte;
+            c.code(r.side, i) = byte;
             *out++ = {i, Dtm(r.ply)};
         });
     });

@@ -88,16 +88,16 @@ int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveSummary& m
 
 void first_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
-    for (auto& codes : c.state.codes) codes = filled_entry_bytes(scheme.size(), NEVER_LOST);
-    if (c.options.survey_exits) c.survey = empty_survey(scheme.size());
+    for (auto& codes : c.state.codes) codes = filled_entry_bytes(c.owned.size(), NEVER_LOST);
+    if (c.options.survey_exits) c.survey = empty_survey(c.owned.size());
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
-                                 2 * scheme.size());
+                                 2 * c.owned.size());
     for (Color side : {WHITE, BLACK}) {
-        auto& codes = c.state.codes[side];
         c.for_each_wanted_entry(
             side,
             [&](const Entry& e) {
                 const uint64_t i = e.index;
+                Code& code = c.code(side, i);
                 c.mark_legal(side, i);
                 MoveSummary moves;
                 int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(scheme, e, moves) : -1;
@@ -106,16 +106,15 @@ void first_pass(SchemeContext& c) {
                     quiet = listed_quiet_count(scheme, e, moves);
                 }
                 if (quiet + moves.exits.size == 0) {
-                    codes[i] =
-                        e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
+                    code = e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
                     return;
                 }
                 const Code counter = quiet_counter(e.pos, quiet);
                 if (std::ranges::any_of(moves.exits, promotes)) {
-                    codes[i] = counter;  // the promotion pass folds all its exits
+                    code = counter;  // the promotion pass folds all its exits
                     return;
                 }
-                codes[i] = take_exits(c, e, moves.exits, counter);
+                code = take_exits(c, e, moves.exits, counter);
             },
             [](const Placement&) { return true; }, &examined);
     }

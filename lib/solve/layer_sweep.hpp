@@ -34,7 +34,7 @@ struct OfferWin {
     SchemeContext& c;
     int n;
     void operator()(Color side, uint64_t i) const {
-        state::Code& code = c.state.codes[side][i];
+        state::Code& code = c.code(side, i);
         const state::Code was = load_relaxed(code);
         if (!c.quicker(was, n + 1, n)) return;
         store_relaxed(code, c.decided(side, n + 1, n));            // within the window: the win is n + 1
@@ -49,7 +49,7 @@ struct CountDown {
     SchemeContext& c;
     int n;
     void operator()(Color side, uint64_t i) const {
-        state::Code& code = c.state.codes[side][i];
+        state::Code& code = c.code(side, i);
         if (!state::undecided(load_relaxed(code))) return;
         const state::Code before = std::atomic_ref<state::Code>(code).fetch_sub(1, std::memory_order_relaxed);
         assert(before > 0 && state::undecided(before));
@@ -63,7 +63,8 @@ struct CountDown {
 };
 
 // The layer n of `side`: calls update(~side, p) for every predecessor p of every entry decided in
-// exactly n plies, logs those entries and marks them done; returns how many there were. The chunks
+// exactly n plies (of those this process holds), logs those entries and marks them done; returns
+// how many there were. The chunks
 // are scanned in parallel and logged in index order. A side with no entry pending at n is not
 // scanned: in most tables one side hardly ever loses, the other hardly ever wins. No entry becomes
 // pending at n while layer n is swept (its wins and losses are n + 1 or longer), so the flag is
@@ -74,18 +75,19 @@ uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const U
     const state::Code wanted = c.window.code(n), done = n % 2 ? state::DONE_WIN : state::DONE_LOSS;
     if (!c.pending[side][wanted].load(std::memory_order_relaxed)) return 0;
     c.pending[side][wanted].store(false, std::memory_order_relaxed);
-    const uint64_t size = c.scheme.size(), chunks = (size + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
+    const uint64_t size = c.owned.size(), chunks = (size + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
     uint64_t count = 0;
     par::ordered_pipeline(
         chunks, 4 * size_t(tbb::this_task_arena::max_concurrency()),
         [&](uint64_t chunk) {
             LayerChunk found;
             const uint64_t end = std::min(size, (chunk + 1) * SWEEP_CHUNK);
-            for_each_code(codes, chunk * SWEEP_CHUNK, end, wanted, wanted, [&](uint64_t i) {
+            for_each_code(codes, chunk * SWEEP_CHUNK, end, wanted, wanted, [&](uint64_t local) {
+                const uint64_t i = c.owned.begin + local;
                 const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
                 for (int k = 0; k < preds.size; ++k) update(~side, preds.items[k]);
                 found.add(i);
-                codes[i] = done;
+                codes[local] = done;
             });
             return found;
         },

@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <optional>
 #include <string>
 
 #include "index/legal_entries.hpp"
+#include "index/rank_split.hpp"
 #include "parallel/parallel_for.hpp"
 #include "parallel/shared_progress.hpp"
 #include "solve/checkpoint.hpp"
@@ -46,12 +48,25 @@ struct SchemeContext {
     // A solve from the start (resumed empty) or from a checkpoint's state; the codes of a solve from
     // the start are allocated by the first pass (first_pass.hpp).
     SchemeContext(const SchemeSetup& s, std::optional<SweepState> resumed)
-        : setup(s), scheme(s.scheme), exits(s.exits), options(s.options), window(s.options.window) {
+        : setup(s),
+          scheme(s.scheme),
+          exits(s.exits),
+          options(s.options),
+          window(s.options.window),
+          owned(s.options.ranks
+                    ? king_pair_ranges(s.scheme, s.options.ranks->size())[size_t(s.options.ranks->rank())]
+                    : IndexRange{0, s.scheme.size()}) {
         if (!resumed) return;
         state = std::move(*resumed);
         max_value = state.max_value;
         for (auto& side : pending)
             for (auto& flag : side) flag = true;
+    }
+
+    // The state code of entry i of `side`, which this process holds.
+    state::Code& code(Color side, uint64_t i) {
+        assert(owned.contains(i));
+        return state.codes[side][i - owned.begin];
     }
 
     bool stop_requested() const { return options.control.stop_requested(); }
@@ -97,16 +112,17 @@ struct SchemeContext {
         return e;
     }
 
-    // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, in parallel
-    // blocks of whole GRAINs (so of whole words of the survey's bits). Once a stop is requested the
-    // remaining blocks are skipped (the first passes then start over when resumed). `examined`, when
-    // given, counts the entries of each block done, legal or not.
+    // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, of those this
+    // process holds, in parallel blocks of whole GRAINs (so of whole words of the survey's bits). Once a stop
+    // is requested the remaining blocks are skipped (the first passes then start over when resumed).
+    // `examined`, when given, counts the entries of each block done, legal or not.
     template <class F, class Filter>
     void for_each_wanted_entry(Color side, F&& f, Filter&& wanted, par::SharedProgress* examined = nullptr) {
-        const uint64_t grains = (scheme.size() + GRAIN - 1) / GRAIN;
+        const uint64_t grains = (owned.size() + GRAIN - 1) / GRAIN;
         par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
             if (stop_requested()) return;
-            const uint64_t first = r.begin() * GRAIN, last = std::min(scheme.size(), r.end() * GRAIN);
+            const uint64_t first = owned.begin + r.begin() * GRAIN,
+                           last = std::min(owned.end, owned.begin + r.end() * GRAIN);
             for_each_legal_entry(
                 scheme, side, first, last,
                 [&](uint64_t i, const Placement& p, const Position& pos) {
@@ -117,23 +133,24 @@ struct SchemeContext {
         });
     }
 
-    // The survey of a solve from the start (none when resumed). In the first passes a task holds
-    // whole words of it (for_each_wanted_entry); in the sweeps several threads may write one word.
+    // The survey of a solve from the start (none when resumed), of the entries this process holds
+    // (entry i is bit i - owned.begin). In the first passes a task holds whole words of it
+    // (for_each_wanted_entry); in the sweeps several threads may write one word.
     void mark_legal(Color side, uint64_t i) {
-        if (survey) survey->legal.assign(side, i, true);
+        if (survey) survey->legal.assign(side, i - owned.begin, true);
     }
     void mark_settled(Color side, uint64_t i, bool settled) {
-        if (survey) survey->settled.assign(side, i, settled);
+        if (survey) survey->settled.assign(side, i - owned.begin, settled);
     }
     void settle_in_sweep(Color side, uint64_t i) {
         if (survey)
-            std::atomic_ref<uint64_t>(survey->settled.word(side, i))
-                .fetch_or(EntryBits::bit(i), std::memory_order_relaxed);
+            std::atomic_ref<uint64_t>(survey->settled.word(side, i - owned.begin))
+                .fetch_or(EntryBits::bit(i - owned.begin), std::memory_order_relaxed);
     }
     void unsettle_in_sweep(Color side, uint64_t i) {
         if (!survey) return;
-        std::atomic_ref<uint64_t> word(survey->settled.word(side, i));
-        const uint64_t bit = EntryBits::bit(i);
+        std::atomic_ref<uint64_t> word(survey->settled.word(side, i - owned.begin));
+        const uint64_t bit = EntryBits::bit(i - owned.begin);
         if (word.load(std::memory_order_relaxed) & bit) word.fetch_and(~bit, std::memory_order_relaxed);
     }
 
@@ -142,6 +159,9 @@ struct SchemeContext {
     const ExitProbe& exits;
     const SolveOptions& options;
     const state::Window window;
+    // The entries this process holds, whose codes state.codes keeps (from owned.begin): all of them,
+    // or a rank's king pairs.
+    const IndexRange owned;
     SweepState state;
     std::optional<WriteSurvey> survey;  // of a solve from the start
     std::atomic<int> max_value{0};

@@ -8,6 +8,7 @@
 #include "solve/first_pass.hpp"
 #include "solve/layer_sweep.hpp"
 #include "solve/promotion_pass.hpp"
+#include "solve/ranked_sweep.hpp"
 #include "solve/scheme_context.hpp"
 
 namespace retro {
@@ -30,12 +31,19 @@ public:
             promotion_pass(c_);
             abandon_if_stopped("its promotion pass");
             report("promotions");
+            if (ranks_) agree_on_longest(c_, *ranks_);
             after_ply(0);
         }
         for (int n = c_.state.next_ply; n <= c_.max_value.load(); ++n) {
             if (n % c_.window.refresh() == 0) refresh_far(c_, n);
-            report_ply(n, sweep_ply(c_, *log_, n));
+            report_ply(
+                n, ranks_ ? sweep_ply_on_ranks(c_, *log_, n, *ranks_, traffic_) : sweep_ply(c_, *log_, n));
             after_ply(n + 1);
+        }
+        if (ranks_) {
+            const std::string traffic = traffic_text(c_, *ranks_, traffic_);
+            if (c_.options.control.lines)
+                *c_.options.control.lines << c_.setup.label << ": " << traffic << "\n";
         }
         SolvedScheme values = final_values(c_, *log_);
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
@@ -90,6 +98,8 @@ private:
     }
 
     SchemeContext c_;
+    Ranks* const ranks_ = c_.options.ranks;
+    RankTraffic traffic_;  // of a table solved by ranks
     std::unique_ptr<LayerLog> log_;
     std::chrono::steady_clock::time_point last_checkpoint_;
 };

@@ -9,6 +9,7 @@
 
 #include "index/pawn_slices.hpp"
 #include "parallel/parallel_for.hpp"
+#include "solve/ranked_table.hpp"
 #include "solve/resume.hpp"
 #include "solve/scheme_solver.hpp"
 #include "solve/solved_slices.hpp"
@@ -42,6 +43,8 @@ public:
     }
 
     SolvedTable run() {
+        if (options_.ranks && material_.has_pawns())
+            throw SolveError(material_.name() + ": pawn tables are not yet solved by several ranks");
         auto resumed = resume_solve(material_, options_);
         if (resumed) log_ = std::move(resumed->log);
         if (!material_.has_pawns()) {
@@ -50,9 +53,11 @@ public:
             auto values =
                 solve_scheme(setup(scheme, exits, 0, material_.name(), PlyLines::Report, SliceRun::Alone),
                              resumed ? std::move(resumed->saved.state) : std::nullopt, std::move(log_));
-            SolvedTable solved{
-                std::make_unique<Table>(material_, std::move(values.bytes), std::move(values.long_values)),
-                nullptr, std::move(values.survey)};
+            SolvedTable solved = options_.ranks
+                                     ? gather_table(material_, std::move(values), *options_.ranks)
+                                     : SolvedTable{std::make_unique<Table>(material_, std::move(values.bytes),
+                                                                           std::move(values.long_values)),
+                                                   nullptr, std::move(values.survey)};
             if (solved.survey) count_legal_values(*solved.whole, *solved.survey);
             return solved;
         }

@@ -1,0 +1,93 @@
+#include "solve/ranked_sweep.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include <cstdio>
+
+#include "solve/layer_sweep.hpp"
+
+namespace retro {
+
+namespace {
+
+// An update record: the predecessor's index, its side to move in the top bit (indices stay below 2^48).
+constexpr uint64_t BLACK_BIT = uint64_t(1) << 63;
+
+// What one thread's share of the sweeps found for other ranks, one batch per rank.
+struct Outbox {
+    std::vector<std::vector<uint64_t>> to;
+    uint64_t updates = 0;
+};
+
+template <class Update>
+uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, const Update& update,
+                            RankTraffic& traffic) {
+    const std::vector<IndexRange> ranges = king_pair_ranges(c.scheme, ranks.size());
+    tbb::enumerable_thread_specific<Outbox> outboxes([&] {
+        return Outbox{std::vector<std::vector<uint64_t>>(size_t(ranks.size())), 0};
+    });
+    const auto routed = [&](Color side, uint64_t p) {
+        Outbox& box = outboxes.local();
+        ++box.updates;
+        if (c.owned.contains(p))
+            update(side, p);
+        else
+            box.to[size_t(rank_holding(ranges, p))].push_back(p | (side == BLACK ? BLACK_BIT : 0));
+    };
+    uint64_t found = 0;
+    for (Color side : {WHITE, BLACK}) found += sweep_layer(c, log, side, n, routed);
+
+    std::vector<std::vector<uint64_t>> outgoing(size_t(ranks.size()));
+    for (Outbox& box : outboxes) {
+        traffic.updates += box.updates;
+        for (size_t r = 0; r < box.to.size(); ++r) {
+            traffic.crossing += box.to[r].size();
+            outgoing[r].insert(outgoing[r].end(), box.to[r].begin(), box.to[r].end());
+            box.to[r] = {};
+        }
+    }
+    for (const auto& batch : outgoing) traffic.bytes_sent += batch.size() * sizeof(uint64_t);
+    const std::vector<uint64_t> received = ranks.exchange(outgoing);
+    outgoing = {};
+    par::parallel_for(tbb::blocked_range<size_t>(0, received.size(), GRAIN), [&](const auto& r) {
+        for (size_t k = r.begin(); k < r.end(); ++k)
+            update(received[k] & BLACK_BIT ? BLACK : WHITE, received[k] & ~BLACK_BIT);
+    });
+    agree_on_longest(c, ranks);
+    return ranks.sum(found);
+}
+
+}  // namespace
+
+uint64_t sweep_ply_on_ranks(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, RankTraffic& traffic) {
+    return n % 2 ? sweep_and_exchange(c, log, n, ranks, CountDown{c, n}, traffic)
+                 : sweep_and_exchange(c, log, n, ranks, OfferWin{c, n}, traffic);
+}
+
+void agree_on_longest(SchemeContext& c, Ranks& ranks) {
+    c.max_value = int(ranks.max(uint64_t(c.max_value.load())));
+}
+
+std::string traffic_text(const SchemeContext& c, Ranks& ranks, const RankTraffic& mine) {
+    const std::vector<uint64_t> sent = gather_values(ranks, mine.bytes_sent),
+                                own = gather_values(ranks, c.owned.size());
+    const uint64_t updates = ranks.sum(mine.updates), crossing = ranks.sum(mine.crossing);
+    if (!ranks.leads()) return {};
+    uint64_t total = 0;
+    for (uint64_t s : sent) total += s;
+    const auto per_entry = [](uint64_t bytes, uint64_t entries) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3f", entries ? double(bytes) / double(entries) : 0.0);
+        return std::string(text);
+    };
+    std::string s = std::to_string(ranks.size()) + " ranks sent " + std::to_string(total) + " bytes, " +
+                    per_entry(total, 2 * c.scheme.size()) + " per entry and side (";
+    for (size_t r = 0; r < sent.size(); ++r)
+        s += (r ? "; rank " : "rank ") + std::to_string(r) + ": " + std::to_string(sent[r]) + ", " +
+             per_entry(sent[r], 2 * own[r]) + " per entry of its own";
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", updates ? 100.0 * double(crossing) / double(updates) : 0.0);
+    return s + "); " + share + " of " + std::to_string(updates) + " predecessor updates crossed ranks";
+}
+
+}  // namespace retro

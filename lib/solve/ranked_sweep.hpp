@@ -1,0 +1,38 @@
+// The layer sweeps of a table solved by several ranks (SolveOptions::ranks), each holding the state of
+// a run of king pairs (index/rank_split.hpp). Per ply, each rank sweeps its own layer entries and
+// applies the updates of the predecessors it holds at once (layer_sweep.hpp's OfferWin and
+// CountDown); the others go into one batch per rank, exchanged in one step, and each rank then
+// applies what it received with the same steps. The updates of a ply commute, so the state after it
+// is that of one process: a win is written once whoever offers it, a counter counts down
+// atomically, and the loss written when one reaches zero depends only on the ply and the exits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ranks/ranks.hpp"
+#include "solve/layer_log.hpp"
+#include "solve/scheme_context.hpp"
+
+namespace retro {
+
+// What one rank's sweeps sent to the others.
+struct RankTraffic {
+    uint64_t updates = 0;     // predecessor updates this rank's layers gave
+    uint64_t crossing = 0;    // of them, for entries another rank holds
+    uint64_t bytes_sent = 0;  // 8 per crossing update: the index, the side in its top bit
+};
+
+// Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;
+// returns the entries of the layer on all ranks. Afterwards every rank knows the largest distance
+// any has found.
+uint64_t sweep_ply_on_ranks(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, RankTraffic& traffic);
+
+// Makes the largest distance found the same on every rank (the sweeps go on up to it).
+void agree_on_longest(SchemeContext& c, Ranks& ranks);
+
+// At rank 0: what every rank sent, in all and per entry, and the share of updates that crossed
+// ("2 ranks sent 10695544 bytes, 0.70 per entry and side (rank 0: ..."); empty elsewhere.
+std::string traffic_text(const SchemeContext& c, Ranks& ranks, const RankTraffic& mine);
+
+}  // namespace retro

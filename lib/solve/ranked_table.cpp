@@ -1,0 +1,72 @@
+#include "solve/ranked_table.hpp"
+
+#include "index/rank_split.hpp"
+
+namespace retro {
+
+namespace {
+
+template <class T, class A>
+std::span<const uint8_t> bytes_of(const std::vector<T, A>& v) {
+    return {reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T)};
+}
+template <class T, class A>
+std::span<uint8_t> bytes_of(std::vector<T, A>& v) {
+    return {reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T)};
+}
+
+// Rank 0 gets every rank's vector, one after the other in rank order; the others get nothing.
+template <class T, class A>
+std::vector<T, A> gathered(std::vector<T, A>&& mine, Ranks& ranks) {
+    const uint64_t total = ranks.sum(mine.size());  // every rank takes part
+    std::vector<T, A> all(ranks.leads() ? total : 0);
+    ranks.gather(bytes_of(mine), bytes_of(all));
+    mine = {};
+    return all;
+}
+
+// The bits of each rank's range, word-aligned from its first entry (as its solver kept them),
+// received one range after the other, moved to their places in the whole table's bits.
+std::vector<uint64_t> placed_bits(const std::vector<uint64_t>& received,
+                                  const std::vector<IndexRange>& ranges, uint64_t entries) {
+    std::vector<uint64_t> whole(EntryBits::words_for(entries));
+    size_t from = 0;
+    for (const IndexRange& r : ranges) {
+        const size_t words = EntryBits::words_for(r.size());
+        for (size_t k = 0; k < words; ++k) {
+            const uint64_t v = received[from + k], at = r.begin + 64 * k, shift = at & 63;
+            whole[at >> 6] |= v << shift;
+            if (shift && (at >> 6) + 1 < whole.size()) whole[(at >> 6) + 1] |= v >> (64 - shift);
+        }
+        from += words;
+    }
+    return whole;
+}
+
+}  // namespace
+
+SolvedTable gather_table(const Material& m, SolvedScheme&& mine, Ranks& ranks) {
+    const IndexScheme scheme(m);
+    const std::vector<IndexRange> ranges = king_pair_ranges(scheme, ranks.size());
+    Table::Bytes bytes;
+    Table::LongValues long_values;
+    for (int side = 0; side < 2; ++side) {
+        bytes[side] = gathered(std::move(mine.bytes[side]), ranks);
+        long_values[side] = gathered(std::move(mine.long_values[side]), ranks);
+    }
+    // Every rank has a survey, or none does: the same options ask for it.
+    std::optional<WriteSurvey> survey;
+    if (mine.survey) {
+        survey = empty_survey(ranks.leads() ? scheme.size() : 0);
+        for (int side = 0; side < 2; ++side)
+            for (auto [part, whole] : {std::pair{&mine.survey->legal, &survey->legal},
+                                       std::pair{&mine.survey->settled, &survey->settled}}) {
+                const std::vector<uint64_t> received = gathered(std::move(part->words[side]), ranks);
+                if (ranks.leads()) whole->words[side] = placed_bits(received, ranges, scheme.size());
+            }
+    }
+    if (!ranks.leads()) return {};
+    return {std::make_unique<Table>(m, std::move(bytes), std::move(long_values)), nullptr, std::move(survey)};
+}
+
+}  // namespace retro

@@ -1,0 +1,66 @@
+// The memory plan of a table split over ranks by king pair: a rank's state, rank 0's write.
+#include <gtest/gtest.h>
+
+#include "index/index_scheme.hpp"
+#include "jobs/estimates.hpp"
+#include "jobs/plan.hpp"
+#include "jobs/plan_tables.hpp"
+#include "store/estimates.hpp"
+
+using namespace retro;
+
+TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
+    const Material kqkr = Material::parse("KQvKR");
+    const uint64_t entries = IndexScheme(kqkr).size(), per_pair = 62 * 62;
+    ASSERT_EQ(entries, 462 * per_pair);
+    const uint64_t survey = survey_bytes(entries);
+    const auto per_rank = [&](int ranks) {
+        return memory_plan(kqkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, ranks);
+    };
+    // One process: the whole state and the survey the solver finds for the writer.
+    EXPECT_EQ(per_rank(1).state, 2 * entries + survey);
+    EXPECT_EQ(per_rank(1).ranks, 1);
+    // Two ranks hold 231 king pairs each, four at most 116 of 462: 2 bytes per entry (both sides)
+    // and the survey of their entries. Rank 0 gathers the table (2 bytes per entry) and the survey,
+    // a quarter of it at a time, beside its own part of the survey.
+    const uint64_t two = 231 * per_pair, four = 116 * per_pair;
+    EXPECT_EQ(per_rank(2).state, 2 * two + survey_bytes(two));
+    EXPECT_EQ(per_rank(4).state, 2 * four + survey_bytes(four));
+    EXPECT_EQ(per_rank(2).writing, 2 * entries + survey + survey_bytes(two) + survey / 4);
+    EXPECT_EQ(per_rank(4).writing, 2 * entries + survey + survey_bytes(four) + survey / 4);
+    // Self-contained files: no survey.
+    EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).state, 2 * four);
+    EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).writing, 2 * entries);
+    EXPECT_EQ(per_rank(4).captures, per_rank(1).captures);  // every rank reads them whole
+    EXPECT_EQ(per_rank(4).solving(), PROCESS_BYTES + per_rank(4).state + per_rank(1).captures);
+    EXPECT_NE(per_rank(4).text().find("per rank of 4: solving"), std::string::npos) << per_rank(4).text();
+    EXPECT_NE(per_rank(4).text().find("writing (rank 0)"), std::string::npos) << per_rank(4).text();
+    // A pawn table is solved by one process whatever the ranks.
+    const Material krpkr = Material::parse("KRPvKR");
+    EXPECT_EQ(memory_plan(krpkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, 4).state, memory_plan(krpkr).state);
+}
+
+TEST(JobsPlanRanks, DryRunLinesSayEachRanksPeakAndWhatFits) {
+    const Material kqkr = Material::parse("KQvKR");
+    const std::filesystem::path none = std::filesystem::temp_directory_path() / "retro_jobs_plan_ranks_none";
+    JobSettings settings{.memory_limit = 0, .cache = {}, .threads = 1};
+    settings.ranks = 4;
+    const MemoryPlan four = make_plan({kqkr}, none, settings).tables.back().memory;
+    ASSERT_EQ(four.ranks, 4);
+    // Rank 0 gathers the table and writes it: its peak is the writing's, the others' the solve's.
+    EXPECT_EQ(four.peak(), four.written());
+    EXPECT_EQ(four.peak_not_writing(), four.solving());
+    // The limit is a rank's: rank 0's peak fits it or not.
+    for (const uint64_t limit : {four.peak(), four.peak() - 1}) {
+        settings.memory_limit = limit;
+        const std::vector<std::string> lines = plan_table_lines(make_plan({kqkr}, none, settings));
+        ASSERT_EQ(lines.size(), 2u);
+        EXPECT_NE(
+            lines[0].find("peak " + format_bytes(four.peak()) + " at rank 0, which writes; " +
+                          format_bytes(four.solving()) + " at each other rank, by king pair over 4 ranks"),
+            std::string::npos)
+            << lines[0];
+        EXPECT_NE(lines[0].find(limit == four.peak() ? "  fits" : "  needs more"), std::string::npos)
+            << lines[0];
+    }
+}
