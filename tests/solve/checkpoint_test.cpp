@@ -10,10 +10,10 @@
 #include <cstring>
 #include <fstream>
 
-#include "support/checkpoint_test_util.hpp"
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
 #include "store/table_paths.hpp"
+#include "support/checkpoint_test_util.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
