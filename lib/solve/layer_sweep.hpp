@@ -63,12 +63,11 @@ struct CountDown {
 };
 
 // The layer n of `side`: calls update(~side, p) for every predecessor p of every entry decided in
-// exactly n plies (of those this process holds), logs those entries and marks them done; returns
-// how many there were. The chunks
-// are scanned in parallel and logged in index order. A side with no entry pending at n is not
-// scanned: in most tables one side hardly ever loses, the other hardly ever wins. No entry becomes
-// pending at n while layer n is swept (its wins and losses are n + 1 or longer), so the flag is
-// cleared after.
+// exactly n plies (of those this process holds), logs those entries and marks them done; returns how
+// many there were. The chunks are scanned in parallel and logged in index order. A side with no entry
+// pending at n is not scanned: in most tables one side hardly ever loses, the other hardly ever wins.
+// No entry becomes pending at n while layer n is swept (its wins and losses are n + 1 or longer), so
+// the flag is cleared after.
 template <class Update>
 uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
     auto& codes = c.state.codes[side];

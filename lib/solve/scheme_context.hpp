@@ -113,9 +113,9 @@ struct SchemeContext {
     }
 
     // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, of those this
-    // process holds, in parallel blocks of whole GRAINs (so of whole words of the survey's bits). Once a stop
-    // is requested the remaining blocks are skipped (the first passes then start over when resumed).
-    // `examined`, when given, counts the entries of each block done, legal or not.
+    // process holds, in parallel blocks of whole GRAINs (so of whole words of the survey's bits). Once
+    // a stop is requested the remaining blocks are skipped (the first passes then start over when
+    // resumed). `examined`, when given, counts the entries of each block done, legal or not.
     template <class F, class Filter>
     void for_each_wanted_entry(Color side, F&& f, Filter&& wanted, par::SharedProgress* examined = nullptr) {
         const uint64_t grains = (owned.size() + GRAIN - 1) / GRAIN;
