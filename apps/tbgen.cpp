@@ -277,8 +277,13 @@ int main(int argc, char** argv) {
         "arguments are table files to re-check by forward moves")(
         "wdl", "also write a win/draw/loss bitbase (.rtw, 2 bits per entry) beside each table")(
         "ranks", po::value<int>(),
-        "with --dry-run: plan each pawnless table split over N processes by king pair, its memory per "
-        "process (under mpirun the ranks' count is taken; see docs/cluster.md)");
+        "with --dry-run: plan each table split over N processes by king pair, its memory per process "
+        "(under mpirun the ranks' count is taken; see docs/cluster.md)")(
+        "wave-below", po::value<uint64_t>(),
+        ("solve a pawn table's slices of fewer entries per side side by side, a thread (under mpirun a "
+         "rank) each, and larger ones one at a time split over the threads and ranks (1 to " +
+         std::to_string(WAVE_SLICE_ENTRIES) + ", the default; 1 splits every slice)")
+            .c_str());
     add_write_options(visible);
     try {
         const CommandLine line = parse_command_line(argc, argv, visible);
@@ -339,6 +344,12 @@ int main(int argc, char** argv) {
             a.settings.memory_limit = text == "none" ? 0 : parse_bytes(text);
         }
         if (vm.count("cache")) a.settings.cache = parse_bytes(vm["cache"].as<std::string>());
+        if (vm.count("wave-below")) {
+            a.settings.waves_below = vm["wave-below"].as<uint64_t>();
+            if (a.settings.waves_below < 1 || a.settings.waves_below > WAVE_SLICE_ENTRIES)
+                throw std::runtime_error("--wave-below takes 1 to " + std::to_string(WAVE_SLICE_ENTRIES) +
+                                         " entries");
+        }
         for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + shell_quote(argv[i]);
         return with_threads(threads, [&] { return generate(a); });
     } catch (const po::error& e) {

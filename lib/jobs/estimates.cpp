@@ -1,5 +1,6 @@
 #include "jobs/estimates.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -100,17 +101,32 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     }
     const uint64_t slice = slice_entries(m);  // per side: both images
     const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
+    // On several ranks a slice is split over them by king pair, or solved by one rank beside the
+    // others of its wave when small, then held whole at every rank for the pushes of the slices after
+    // it (solve/solver.cpp); the ranks find no survey. Rank 0 writes the table.
+    uint64_t rank_share = 0;
+    if (ranks > 1) {
+        plan.ranks = ranks;
+        rank_share = solved_in_waves(m) ? slice * slices_at_once(m, threads) : 0;
+        for (const PawnConfig& c : pawn_configs(m))
+            rank_share = std::max(rank_share, largest_rank_entries(IndexScheme(m, c), ranks));
+    }
     const struct {
         bool on_disk, in_part;
     } ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};  // the fastest first
     for (const auto& way : ways) {
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
-        const bool settled = !way.on_disk && !way.in_part;
-        plan.state = sweep_state_bytes(slice) * slices_at_once(m, threads) + (settled ? survey : 0);
+        const bool settled = ranks == 1 && !way.on_disk && !way.in_part;
+        plan.state = ranks > 1
+                         ? sweep_state_bytes(rank_share)
+                         : sweep_state_bytes(slice) * slices_at_once(m, threads) + (settled ? survey : 0);
         // With the slices on disk, a slice reads back those its pushes reach, and a batch of a wave
-        // holds its solved slices until it ends.
-        plan.own = way.on_disk ? pushed_slices_bytes(m, threads) + wave_batch_bytes(m, threads) : table;
+        // holds its solved slices until it ends (on ranks, every rank's share of the batch, and a split
+        // slice put together whole).
+        plan.own = way.on_disk ? pushed_slices_bytes(m, threads) + wave_batch_bytes(m, threads * ranks) +
+                                     (ranks > 1 ? 2 * slice : 0)
+                               : table;
         plan.promotions = way.in_part ? promotions_in_part_bytes(m, threads) : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);
         // Read back from the store: the slices kept, and those the blocks in flight and the digit

@@ -100,9 +100,7 @@ std::vector<std::string> plan_table_lines(const JobPlan& plan) {
             (t.memory.ranks > 1 ? " at rank 0, which writes; " + format_bytes(t.memory.peak_not_writing()) +
                                       " at each other rank"
                                 : std::string()) +
-            ", " + way_text(t.memory) +
-            (plan.settings.ranks > 1 && t.material.has_pawns() ? " (pawns: not yet on ranks)" : "") +
-            "  file " + format_bytes(table_file_bytes_estimate(t.material)) +
+            ", " + way_text(t.memory) + "  file " + format_bytes(table_file_bytes_estimate(t.material)) +
             "  closure: " + std::to_string(c.to_build) + " tables to build, peak " + format_bytes(c.peak) +
             ", files " + format_bytes(c.files);
         if (limit) {

@@ -348,6 +348,7 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.control.stop = options_.stop;
     solve_options.slices_on_disk = b.memory.slices_on_disk;
     solve_options.promotions_in_part = b.memory.promotions_in_part;
+    solve_options.waves_below = plan_.settings.waves_below;
     solve_options.survey_exits = b.settle && !b.memory.slices_on_disk && !options_.ranks;
     if (options_.ranks) {
         solve_options.ranks = options_.ranks;
@@ -491,15 +492,9 @@ void wait_a_moment(const std::atomic<bool>* stop) {
 }  // namespace
 
 std::optional<std::string> not_yet_on_ranks(const JobPlan& plan) {
-    std::string pawns, resumed;
-    for (const PlannedTable& t : plan.tables) {
-        if (t.complete) continue;
-        if (t.material.has_pawns()) pawns += (pawns.empty() ? "" : ", ") + t.material.name();
-        if (t.has_checkpoint) resumed += (resumed.empty() ? "" : ", ") + t.material.name();
-    }
-    if (!pawns.empty())
-        return "pawn tables are not yet solved by several ranks (" + pawns +
-               "): build them with one tbgen process first";
+    std::string resumed;
+    for (const PlannedTable& t : plan.tables)
+        if (!t.complete && t.has_checkpoint) resumed += (resumed.empty() ? "" : ", ") + t.material.name();
     if (!resumed.empty())
         return "resuming a checkpoint on several ranks is not yet supported (" + resumed +
                "): finish those tables with one tbgen process, or remove their checkpoints";

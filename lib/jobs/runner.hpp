@@ -90,8 +90,8 @@ struct JobResult {
     double seconds = 0;
 };
 
-// Why the plan cannot be run by several ranks yet, naming what is not yet distributed: pawn tables
-// to build, and checkpoints of one-process runs (resuming on ranks); nullopt when it can.
+// Why the plan cannot be run by several ranks yet: the checkpoints of one-process runs, which ranks do
+// not resume (named); nullopt when it can.
 std::optional<std::string> not_yet_on_ranks(const JobPlan& plan);
 
 // Throws JobError (verification failure), StoreError (a file could not be written: the error names

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "index/pawn_slices.hpp"
 #include "store/table_file.hpp"
 
 namespace retro {
@@ -29,6 +30,10 @@ struct JobSettings {
     // than xz 6 for 1% fewer to 13% more bytes (docs/format.md), where xz would take a third of the job.
     WriteOptions write{.codec = Codec::Zstd};
     DiskCheck disk_check = DiskCheck::Refuse;
+    // A pawn table's slices of fewer entries per side are solved side by side, a thread (or a rank)
+    // each; larger ones one at a time, split over the threads and ranks. At most the default, which
+    // the memory estimates assume (fewer slices at once need no more).
+    uint64_t waves_below = WAVE_SLICE_ENTRIES;
 };
 
 // The settings with their defaults applied: what a job plans with.

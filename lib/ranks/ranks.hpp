@@ -29,6 +29,8 @@ public:
     // Rank 0 receives every rank's `mine` one after the other, in rank order, into `all` (which
     // holds their sum exactly); the others leave `all` empty.
     virtual void gather(std::span<const uint8_t> mine, std::span<uint8_t> all) = 0;
+    // Every rank receives rank `from`'s `data` into its own (of the same size).
+    virtual void broadcast(std::span<uint8_t> data, int from) = 0;
     virtual void barrier() = 0;
     // Ends every rank at once, `why` said on standard error: one rank's error must not leave the others
     // waiting in a collective step for ever.
@@ -48,6 +50,7 @@ public:
     void gather(std::span<const uint8_t> mine, std::span<uint8_t> all) override {
         std::copy(mine.begin(), mine.end(), all.begin());
     }
+    void broadcast(std::span<uint8_t>, int) override {}
     void barrier() override {}
     [[noreturn]] void abort(const std::string& why) override;
 };

@@ -95,6 +95,13 @@ public:
         }
     }
 
+    void broadcast(std::span<uint8_t> data, int from) override {
+        for (uint64_t at = 0; at < data.size(); at += PIECE_BYTES)
+            check(MPI_Bcast(data.data() + at, int(std::min(PIECE_BYTES, data.size() - at)), MPI_BYTE, from,
+                            MPI_COMM_WORLD),
+                  "MPI_Bcast");
+    }
+
     // The ranks wait here for rank 0 to write a table, minutes for a large one: polled with naps,
     // so that a waiting rank leaves its core to the writer (MPI_Barrier spins).
     void barrier() override {

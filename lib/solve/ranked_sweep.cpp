@@ -68,10 +68,11 @@ void agree_on_longest(SchemeContext& c, Ranks& ranks) {
     c.max_value = int(ranks.max(uint64_t(c.max_value.load())));
 }
 
-std::string traffic_text(const SchemeContext& c, Ranks& ranks, const RankTraffic& mine) {
+std::string traffic_text(Ranks& ranks, const RankTraffic& mine) {
     const std::vector<uint64_t> sent = gather_values(ranks, mine.bytes_sent),
-                                own = gather_values(ranks, c.owned.size());
-    const uint64_t updates = ranks.sum(mine.updates), crossing = ranks.sum(mine.crossing);
+                                own = gather_values(ranks, mine.held);
+    const uint64_t updates = ranks.sum(mine.updates), crossing = ranks.sum(mine.crossing),
+                   slice_bytes = ranks.sum(mine.slice_bytes);
     if (!ranks.leads()) return {};
     uint64_t total = 0;
     for (uint64_t s : sent) total += s;
@@ -81,13 +82,15 @@ std::string traffic_text(const SchemeContext& c, Ranks& ranks, const RankTraffic
         return std::string(text);
     };
     std::string s = std::to_string(ranks.size()) + " ranks sent " + std::to_string(total) + " bytes, " +
-                    per_entry(total, 2 * c.scheme.size()) + " per entry and side (";
+                    per_entry(total, 2 * mine.entries) + " per entry and side (";
     for (size_t r = 0; r < sent.size(); ++r)
         s += (r ? "; rank " : "rank ") + std::to_string(r) + ": " + std::to_string(sent[r]) + ", " +
              per_entry(sent[r], 2 * own[r]) + " per entry of its own";
     char share[32];
     std::snprintf(share, sizeof share, "%.1f%%", updates ? 100.0 * double(crossing) / double(updates) : 0.0);
-    return s + "); " + share + " of " + std::to_string(updates) + " predecessor updates crossed ranks";
+    s += "); " + std::string(share) + " of " + std::to_string(updates) + " predecessor updates crossed ranks";
+    if (slice_bytes) s += "; solved slices sent: " + std::to_string(slice_bytes) + " bytes";
+    return s;
 }
 
 }  // namespace retro

@@ -16,11 +16,15 @@
 
 namespace retro {
 
-// What one rank's sweeps sent to the others.
+// What one rank sent to the others while a table was solved: its sweeps' updates, and a pawn table's
+// solved slices, which every rank holds whole.
 struct RankTraffic {
-    uint64_t updates = 0;     // predecessor updates this rank's layers gave
-    uint64_t crossing = 0;    // of them, for entries another rank holds
-    uint64_t bytes_sent = 0;  // 8 per crossing update: the index, the side in its top bit
+    uint64_t entries = 0;      // per side, of the schemes solved (the table's, or its slices')
+    uint64_t held = 0;         // of them, those this rank held
+    uint64_t updates = 0;      // predecessor updates this rank's layers gave
+    uint64_t crossing = 0;     // of them, for entries another rank holds
+    uint64_t bytes_sent = 0;   // 8 per crossing update: the index, the side in its top bit
+    uint64_t slice_bytes = 0;  // of the slices' values this rank sent to the others, once per rank
 };
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;
@@ -31,8 +35,9 @@ uint64_t sweep_ply_on_ranks(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
 // Makes the largest distance found the same on every rank (the sweeps go on up to it).
 void agree_on_longest(SchemeContext& c, Ranks& ranks);
 
-// At rank 0: what every rank sent, in all and per entry, and the share of updates that crossed
-// ("2 ranks sent 10695544 bytes, 0.70 per entry and side (rank 0: ..."); empty elsewhere.
-std::string traffic_text(const SchemeContext& c, Ranks& ranks, const RankTraffic& mine);
+// At rank 0: what every rank's updates sent, in all and per entry, the share of updates that crossed,
+// and the solved slices' bytes sent ("2 ranks sent 10695544 bytes, 0.70 per entry and side (rank 0:
+// ...); 1.2% of ... crossed ranks; slices handed on: ..."); empty elsewhere.
+std::string traffic_text(Ranks& ranks, const RankTraffic& mine);
 
 }  // namespace retro

@@ -1,5 +1,8 @@
 #include "solve/ranked_table.hpp"
 
+#include <array>
+#include <cassert>
+
 #include "index/rank_split.hpp"
 
 namespace retro {
@@ -14,14 +17,23 @@ template <class T, class A>
 std::span<uint8_t> bytes_of(std::vector<T, A>& v) {
     return {reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T)};
 }
+template <class T, size_t N>
+std::span<uint8_t> bytes_of(std::array<T, N>& a) {
+    return {reinterpret_cast<uint8_t*>(a.data()), N * sizeof(T)};
+}
 
-// Rank 0 gets every rank's vector, one after the other in rank order; the others get nothing.
+// Where the ranks' parts are put together.
+enum class Gathered { AtRankZero, Everywhere };
+
+// Every rank's vector, one after the other in rank order: at rank 0 alone (the others get nothing),
+// or at every rank.
 template <class T, class A>
-std::vector<T, A> gathered(std::vector<T, A>&& mine, Ranks& ranks) {
+std::vector<T, A> gathered(std::vector<T, A>&& mine, Ranks& ranks, Gathered where = Gathered::AtRankZero) {
     const uint64_t total = ranks.sum(mine.size());  // every rank takes part
-    std::vector<T, A> all(ranks.leads() ? total : 0);
+    std::vector<T, A> all(ranks.leads() || where == Gathered::Everywhere ? total : 0);
     ranks.gather(bytes_of(mine), bytes_of(all));
     mine = {};
+    if (where == Gathered::Everywhere) ranks.broadcast(bytes_of(all), 0);
     return all;
 }
 
@@ -44,6 +56,31 @@ std::vector<uint64_t> placed_bits(const std::vector<uint64_t>& received,
 }
 
 }  // namespace
+
+SolvedScheme gather_everywhere(SolvedScheme&& mine, Ranks& ranks) {
+    assert(!mine.survey);  // the ranks find none (jobs/runner.cpp)
+    SolvedScheme all;
+    for (int side = 0; side < 2; ++side) {
+        all.bytes[side] = gathered(std::move(mine.bytes[side]), ranks, Gathered::Everywhere);
+        all.long_values[side] = gathered(std::move(mine.long_values[side]), ranks, Gathered::Everywhere);
+    }
+    return all;
+}
+
+SolvedScheme shared_from(SolvedScheme&& values, int owner, Ranks& ranks) {
+    assert(!values.survey);
+    // The others learn the sizes first: only the owner solved the scheme.
+    std::array<uint64_t, 4> sizes{values.bytes[WHITE].size(), values.bytes[BLACK].size(),
+                                  values.long_values[WHITE].size(), values.long_values[BLACK].size()};
+    ranks.broadcast(bytes_of(sizes), owner);
+    for (int side = 0; side < 2; ++side) {
+        values.bytes[side].resize(sizes[size_t(side)]);
+        values.long_values[side].resize(sizes[size_t(2 + side)]);
+        ranks.broadcast(bytes_of(values.bytes[side]), owner);
+        ranks.broadcast(bytes_of(values.long_values[side]), owner);
+    }
+    return std::move(values);
+}
 
 SolvedTable gather_table(const Material& m, SolvedScheme&& mine, Ranks& ranks) {
     const IndexScheme scheme(m);

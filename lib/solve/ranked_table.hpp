@@ -1,4 +1,6 @@
-// A table solved by several ranks (solve/ranked_sweep.hpp) put together at rank 0, which writes it.
+// A table solved by several ranks (solve/ranked_sweep.hpp) put together at rank 0, which writes it;
+// a pawn table's slice put together, or handed from the rank that solved it, at every rank, whose
+// later slices' pushes read it.
 #pragma once
 
 #include "ranks/ranks.hpp"
@@ -11,5 +13,13 @@ namespace retro {
 // values and its part of the writer's survey, when it has one), in rank order, which is index order,
 // and returns the whole table; the others return nothing. Each rank's own values are freed once sent.
 SolvedTable gather_table(const Material& m, SolvedScheme&& mine, Ranks& ranks);
+
+// Every rank receives every rank's values of a scheme (the bytes of its king pairs, both sides to
+// move, and its long values), in rank order, which is index order: the whole scheme's values.
+SolvedScheme gather_everywhere(SolvedScheme&& mine, Ranks& ranks);
+
+// Every rank receives the values of a scheme that rank `owner` solved alone (`values`, empty at the
+// others): a pawn table's small slice, dealt to one rank.
+SolvedScheme shared_from(SolvedScheme&& values, int owner, Ranks& ranks);
 
 }  // namespace retro

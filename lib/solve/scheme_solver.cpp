@@ -1,5 +1,6 @@
 #include "solve/scheme_solver.hpp"
 
+#include <cassert>
 #include <chrono>
 #include <ostream>
 
@@ -22,6 +23,7 @@ public:
         : c_(setup, std::move(resumed)), log_(std::move(log)) {}
 
     SolvedScheme run() {
+        assert(!ranks_ || c_.setup.traffic);
         last_checkpoint_ = std::chrono::steady_clock::now();
         if (c_.state.codes[WHITE].empty()) {
             log_ = std::make_unique<LayerLog>(c_.setup.log_path, 0, 0);
@@ -36,14 +38,9 @@ public:
         }
         for (int n = c_.state.next_ply; n <= c_.max_value.load(); ++n) {
             if (n % c_.window.refresh() == 0) refresh_far(c_, n);
-            report_ply(
-                n, ranks_ ? sweep_ply_on_ranks(c_, *log_, n, *ranks_, traffic_) : sweep_ply(c_, *log_, n));
+            report_ply(n, ranks_ ? sweep_ply_on_ranks(c_, *log_, n, *ranks_, *c_.setup.traffic)
+                                 : sweep_ply(c_, *log_, n));
             after_ply(n + 1);
-        }
-        if (ranks_) {
-            const std::string traffic = traffic_text(c_, *ranks_, traffic_);
-            if (c_.options.control.lines)
-                *c_.options.control.lines << c_.setup.label << ": " << traffic << "\n";
         }
         SolvedScheme values = final_values(c_, *log_);
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
@@ -99,7 +96,6 @@ private:
 
     SchemeContext c_;
     Ranks* const ranks_ = c_.options.ranks;
-    RankTraffic traffic_;  // of a table solved by ranks
     std::unique_ptr<LayerLog> log_;
     std::chrono::steady_clock::time_point last_checkpoint_;
 };

@@ -17,6 +17,8 @@
 
 namespace retro {
 
+struct RankTraffic;
+
 // Whether the sweeps of a scheme write a progress line per ply: a table or a slice solved alone
 // does, the many small slices of a pawn table do not.
 enum class PlyLines { Report, Omit };
@@ -33,6 +35,8 @@ struct SchemeSetup {
     std::function<void(const SweepState*)> write_checkpoint;
     // Where the layer log lives (empty: an anonymous temporary file).
     std::filesystem::path log_path;
+    // What the sweeps send to other ranks, counted for the table (solved by several ranks).
+    RankTraffic* traffic = nullptr;
 };
 
 // The values of a solved scheme, as a Table holds them: a byte per entry and side to move (a hole or

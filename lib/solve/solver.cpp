@@ -8,7 +8,9 @@
 #include <ostream>
 
 #include "index/pawn_slices.hpp"
+#include "index/rank_split.hpp"
 #include "parallel/parallel_for.hpp"
+#include "solve/ranked_sweep.hpp"
 #include "solve/ranked_table.hpp"
 #include "solve/resume.hpp"
 #include "solve/scheme_solver.hpp"
@@ -39,32 +41,57 @@ public:
           configs_(m.has_pawns() ? pawn_configs(m) : std::vector<PawnConfig>{}) {
         in_wave_.control.lines = nullptr;
         in_wave_.checkpoint.clear();
+        in_wave_.ranks = nullptr;  // one rank solves each slice of a wave
         for (int k = 0; k < int(configs_.size()); ++k) slice_number_[configs_[size_t(k)]] = k;
     }
 
     SolvedTable run() {
-        if (options_.ranks && material_.has_pawns())
-            throw SolveError(material_.name() + ": pawn tables are not yet solved by several ranks");
         auto resumed = resume_solve(material_, options_);
         if (resumed) log_ = std::move(resumed->log);
-        if (!material_.has_pawns()) {
-            const IndexScheme scheme(material_);
-            const ExitProbe exits(scheme, tables_);
-            auto values =
-                solve_scheme(setup(scheme, exits, 0, material_.name(), PlyLines::Report, SliceRun::Alone),
-                             resumed ? std::move(resumed->saved.state) : std::nullopt, std::move(log_));
-            SolvedTable solved = options_.ranks
-                                     ? gather_table(material_, std::move(values), *options_.ranks)
-                                     : SolvedTable{std::make_unique<Table>(material_, std::move(values.bytes),
-                                                                           std::move(values.long_values)),
-                                                   nullptr, std::move(values.survey)};
-            if (solved.survey) count_legal_values(*solved.whole, *solved.survey);
-            return solved;
+        SolvedTable solved = material_.has_pawns() ? solve_slices(resumed) : solve_whole(resumed);
+        if (options_.ranks) {
+            const std::string traffic = traffic_text(*options_.ranks, traffic_);
+            if (options_.control.lines)
+                *options_.control.lines << material_.name() << ": " << traffic << "\n";
         }
-        return solve_slices(resumed);
+        return solved;
     }
 
 private:
+    SolvedTable solve_whole(std::optional<ResumedSolve>& resumed) {
+        const IndexScheme scheme(material_);
+        const ExitProbe exits(scheme, tables_);
+        if (options_.ranks) count_on_ranks(scheme, Held::SplitByKingPair, nullptr);
+        auto values =
+            solve_scheme(setup(scheme, exits, 0, material_.name(), PlyLines::Report, SliceRun::Alone),
+                         resumed ? std::move(resumed->saved.state) : std::nullopt, std::move(log_));
+        SolvedTable solved = options_.ranks
+                                 ? gather_table(material_, std::move(values), *options_.ranks)
+                                 : SolvedTable{std::make_unique<Table>(material_, std::move(values.bytes),
+                                                                       std::move(values.long_values)),
+                                               nullptr, std::move(values.survey)};
+        if (solved.survey) count_legal_values(*solved.whole, *solved.survey);
+        return solved;
+    }
+
+    // How much of a scheme solved on several ranks this rank held.
+    enum class Held { SplitByKingPair, Whole, None };
+
+    // Counts a scheme solved on ranks for the table's traffic line: its entries, those this rank
+    // held, and the values it sends the others (`sent`, when it hands them a slice).
+    void count_on_ranks(const IndexScheme& scheme, Held held, const SolvedScheme* sent) {
+        Ranks& ranks = *options_.ranks;
+        traffic_.entries += scheme.size();
+        if (held == Held::SplitByKingPair)
+            traffic_.held += king_pair_ranges(scheme, ranks.size())[size_t(ranks.rank())].size();
+        if (held == Held::Whole) traffic_.held += scheme.size();
+        if (!sent) return;
+        uint64_t bytes = 0;
+        for (int side = 0; side < 2; ++side)
+            bytes += sent->bytes[side].size() + sent->long_values[side].size() * sizeof(Table::LongValue);
+        traffic_.slice_bytes += bytes * uint64_t(ranks.size() - 1);
+    }
+
     std::filesystem::path log_path() const {
         return options_.checkpoint.empty() ? std::filesystem::path() : layer_log_path(options_.checkpoint);
     }
@@ -94,7 +121,8 @@ private:
                     // before it.
                     if (state || material_.has_pawns()) checkpoint(slice, state);
                 },
-                log_path()};
+                log_path(),
+                &traffic_};
     }
 
     // The slices in order, each solved before those its pushes reach. The slices of one wave (equal
@@ -135,6 +163,7 @@ private:
             if (end - k > 1 && end < slices) checkpoint_batch_if_due(end);
             k = end;
         }
+        if (options_.ranks && !options_.ranks->leads()) return {};  // rank 0 writes the table
         // Every slice solved: a stop while the table is written resumes with the writing, and the layer
         // log of the last slice is done with.
         if (!options_.checkpoint.empty() && first < slices) {
@@ -149,10 +178,12 @@ private:
     }
 
     // The end of the slices to solve side by side from k: a batch of k's wave when its slices are
-    // small, else k alone (a large slice's loops are parallel themselves).
+    // small (dealt to the ranks, when there are several), else k alone (a large slice's loops are
+    // parallel themselves, and it is split over the ranks).
     int wave_end(const std::vector<PawnConfig>& configs, int k) const {
         if (!solved_in_waves(material_, options_.waves_below)) return k + 1;
-        return wave_batch_end(configs, k, tbb::this_task_arena::max_concurrency());
+        const int ranks = options_.ranks ? options_.ranks->size() : 1;
+        return wave_batch_end(configs, k, tbb::this_task_arena::max_concurrency() * ranks);
     }
 
     // After a batch of a wave, whose slices checkpoint nothing themselves: a checkpoint when due.
@@ -167,6 +198,19 @@ private:
     // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
     SolvedSlice solve_slice(const IndexScheme& scheme, int k, PlyLines ply_lines, SliceRun run,
                             std::optional<SweepState> state) {
+        SolvedScheme values = slice_values(scheme, k, ply_lines, run, std::move(state));
+        // Split over the ranks, the slice is put together at every rank, as one process holds it: for
+        // later slices' pushes, and for the file.
+        if (run == SliceRun::Alone && options_.ranks) {
+            count_on_ranks(scheme, Held::SplitByKingPair, &values);
+            values = gather_everywhere(std::move(values), *options_.ranks);
+        }
+        return as_slice(scheme, std::move(values));
+    }
+
+    // The values of slice k: of this rank's king pairs when it is solved alone by several ranks.
+    SolvedScheme slice_values(const IndexScheme& scheme, int k, PlyLines ply_lines, SliceRun run,
+                              std::optional<SweepState> state) {
         const bool in_wave = run == SliceRun::InWave;
         const SolveOptions& options = in_wave ? in_wave_ : options_;
         const ExitProbe exits(scheme, tables_, push_targets(scheme.slice_config()),
@@ -174,21 +218,30 @@ private:
                                   ? read_promotions(scheme, tables_, options.control.stop)
                                   : PromotionTargets{});
         const std::string name = label(k, int(configs_.size()));
-        auto values = solve_scheme(setup(scheme, exits, k, name, ply_lines, run), std::move(state),
-                                   in_wave ? nullptr : std::move(log_));
+        return solve_scheme(setup(scheme, exits, k, name, ply_lines, run), std::move(state),
+                            in_wave ? nullptr : std::move(log_));
+    }
+
+    static SolvedSlice as_slice(const IndexScheme& scheme, SolvedScheme&& values) {
         return {Table(scheme, std::move(values.bytes), std::move(values.long_values)),
                 std::move(values.survey)};
     }
 
     // Solves the small slices [k, end) of one wave side by side, each by one thread, without
-    // checkpoints of their own: a stop drops the wave, which starts over when resumed.
+    // checkpoints of their own: a stop drops the wave, which starts over when resumed. Of several
+    // ranks, each solves the slices dealt to it (slice j to rank (j - k) mod ranks), then hands them
+    // to the others.
     std::vector<SolvedSlice> solve_wave(const std::vector<PawnConfig>& configs, int k, int end) {
-        std::vector<std::optional<SolvedSlice>> solved(size_t(end - k));
+        const int ranks = options_.ranks ? options_.ranks->size() : 1,
+                  rank = options_.ranks ? options_.ranks->rank() : 0;
+        const auto dealt_to = [&](int j) { return (j - k) % ranks; };
+        std::vector<SolvedScheme> values(size_t(end - k));
         try {
             par::parallel_for(k, end, [&](int j) {
+                if (dealt_to(j) != rank) return;
                 const IndexScheme scheme(material_, configs[size_t(j)]);
-                solved[size_t(j - k)].emplace(
-                    solve_slice(scheme, j, PlyLines::Omit, SliceRun::InWave, std::nullopt));
+                values[size_t(j - k)] =
+                    slice_values(scheme, j, PlyLines::Omit, SliceRun::InWave, std::nullopt);
             });
         } catch (const Stopped& e) {
             if (e.work() != Stopped::Work::Solving) throw;
@@ -197,7 +250,16 @@ private:
                           material_.name() + ": stopped before slice " + std::to_string(k + 1));
         }
         std::vector<SolvedSlice> out;
-        for (auto& t : solved) out.push_back(std::move(*t));
+        for (int j = k; j < end; ++j) {
+            SolvedScheme& v = values[size_t(j - k)];
+            const IndexScheme scheme(material_, configs[size_t(j)]);
+            if (options_.ranks) {
+                const bool own = dealt_to(j) == rank;
+                count_on_ranks(scheme, own ? Held::Whole : Held::None, own ? &v : nullptr);
+                v = shared_from(std::move(v), dealt_to(j), *options_.ranks);
+            }
+            out.push_back(as_slice(scheme, std::move(v)));
+        }
         return out;
     }
 
@@ -217,13 +279,14 @@ private:
     const Material material_;
     const SubtableSource& tables_;
     const SolveOptions& options_;
-    SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints
+    SolveOptions in_wave_;  // for the slices solved side by side: no lines, no checkpoints, one rank
     const std::chrono::steady_clock::time_point start_;
     std::chrono::steady_clock::time_point last_batch_checkpoint_ = start_;
     const std::vector<PawnConfig> configs_;  // a pawn table's slices, in the order they are solved
     std::map<PawnConfig, int> slice_number_;
     std::unique_ptr<LayerLog> log_;       // of a resumed checkpoint
     std::optional<SolvedSlices> solved_;  // a pawn table's
+    RankTraffic traffic_;                 // of a table solved by several ranks
 };
 
 }  // namespace

@@ -35,9 +35,14 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_EQ(per_rank(4).solving(), PROCESS_BYTES + per_rank(4).state + per_rank(1).captures);
     EXPECT_NE(per_rank(4).text().find("per rank of 4: solving"), std::string::npos) << per_rank(4).text();
     EXPECT_NE(per_rank(4).text().find("writing (rank 0)"), std::string::npos) << per_rank(4).text();
-    // A pawn table is solved by one process whatever the ranks.
+    // A pawn table's slices are split too: each of KRPvKR's 24 slices has 3612 king pairs (the pawn
+    // fixed, both images) of 62 x 62 rook squares, 903 pairs at each of 4 ranks. Every rank holds the
+    // solved slices, the whole table as one process does.
     const Material krpkr = Material::parse("KRPvKR");
-    EXPECT_EQ(memory_plan(krpkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, 4).state, memory_plan(krpkr).state);
+    const MemoryPlan pawns_on_four = memory_plan(krpkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, 4);
+    EXPECT_EQ(pawns_on_four.state, 2 * 903 * 62 * 62u);
+    EXPECT_EQ(pawns_on_four.own, memory_plan(krpkr).own);
+    EXPECT_EQ(pawns_on_four.ranks, 4);
 }
 
 TEST(JobsPlanRanks, DryRunLinesSayEachRanksPeakAndWhatFits) {
