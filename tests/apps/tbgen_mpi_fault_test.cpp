@@ -65,6 +65,7 @@ std::vector<pid_t> ranks_in_plies(const fs::path& dir, pid_t job, int ply) {
     for (;;) {
         if (std::chrono::steady_clock::now() > until) {
             kill(job, SIGKILL);
+            waitpid(job, nullptr, 0);
             ADD_FAILURE() << "no ply " << ply << " in minutes:\n"
                           << store_test::read_bytes(dir / "tbgen.log");
             return {};
