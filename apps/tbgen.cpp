@@ -124,13 +124,20 @@ int generate(const GenerateArgs& a) {
     // Of several ranks, rank 0 alone logs and reports; the others say nothing unless they fail.
     const bool silent = a.ranks && !a.ranks->leads();
     if (!a.dry_run) check_writable_dir(a.dir);
+    const std::vector<std::string> places =
+        a.ranks && !a.dry_run ? gather_places(*a.ranks) : std::vector<std::string>();
     if (!a.dry_run && !silent) {
         log = std::make_unique<JobLog>(a.log.empty() ? a.dir / "tbgen.log" : a.log);
         log->line("start: " + a.command_line);
-        if (a.ranks)
+        if (a.ranks) {
+            std::string where;
+            for (size_t r = 0; r < places.size(); ++r)
+                where += (r ? ", " : "") + std::to_string(r) + ": " + places[r];
             log->line(std::to_string(a.ranks->size()) +
                       " ranks solve each table together; no checkpoints are written (a stopped job starts "
-                      "its table over)");
+                      "its table over); ranks " +
+                      where);
+        }
     }
     auto say = [&](const std::string& s) {
         if (silent) return;
@@ -151,9 +158,19 @@ int generate(const GenerateArgs& a) {
     if (a.dry_run) return 0;
 
     // Ranks take no stop request: each must reach every collective step, so a signal ends them at
-    // once (mpirun passes it on to all), which loses nothing written.
+    // once (mpirun passes it on to all, and sends it to every rank when one fails), which loses
+    // nothing written. Rank 0 says so first.
     std::optional<StopSignals> signals;
+    std::optional<EndOnSignal> end_on_signal;
     if (!a.ranks) signals.emplace();
+    if (a.ranks && !silent)
+        end_on_signal.emplace([&](int sig) {
+            say("tbgen: rank 0 ends on signal " + std::to_string(sig) +
+                ": under mpirun every rank ends when the job is signalled or when any rank fails (then "
+                "mpirun's message names that rank); the tables written so far are complete, and the same "
+                "command resumes the job, solving the table in progress again from its start:\n  " +
+                a.command_line);
+        });
     JobOptions options;
     options.ranks = a.ranks;
     options.checkpoint_seconds = a.checkpoint_minutes * 60;

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <csignal>
 
 namespace retro {
@@ -59,5 +60,20 @@ void StopSignals::request_stop(int signal_number) {
     stop_signal.store(signal_number);
     stop_requested.store(true);
 }
+
+EndOnSignal::EndOnSignal(std::function<void(int)> last_words)
+    : watcher_([last_words = std::move(last_words)](const std::stop_token& done) {
+          // A poll, because a signal handler may not wake a thread portably; 20 ms is nothing next to
+          // the launcher's grace before SIGKILL.
+          while (!done.stop_requested()) {
+              if (StopSignals::flag()) {
+                  const int sig = StopSignals::signal_number() ? StopSignals::signal_number() : SIGTERM;
+                  last_words(sig);
+                  std::signal(sig, SIG_DFL);
+                  std::raise(sig);
+              }
+              std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          }
+      }) {}
 
 }  // namespace retro

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <thread>
 
 namespace retro {
 
@@ -20,6 +22,18 @@ public:
     static int signal_number();
     // Sets the flag as a signal would (for tests and for stopping from code).
     static void request_stop(int signal_number = 0);
+};
+
+// SIGINT and SIGTERM end the process at once, as they do by default, but `last_words` runs first (on
+// a thread of its own, not in a signal handler): for ranks, which cannot stop at the next ply
+// (every rank must reach every collective step), yet should say why they ended.
+class EndOnSignal {
+public:
+    explicit EndOnSignal(std::function<void(int signal_number)> last_words);
+
+private:
+    StopSignals signals_;
+    std::jthread watcher_;  // joined before signals_ restores the previous handlers
 };
 
 }  // namespace retro

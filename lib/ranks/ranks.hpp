@@ -58,4 +58,8 @@ public:
 // Every rank's `mine`, at rank 0 (in rank order; empty elsewhere).
 std::vector<uint64_t> gather_values(Ranks& ranks, uint64_t mine);
 
+// Where every rank runs, "pid 1234 on node01", at rank 0 (in rank order; empty elsewhere): what
+// names a rank in the launcher's messages and in ps on its machine.
+std::vector<std::string> gather_places(Ranks& ranks);
+
 }  // namespace retro

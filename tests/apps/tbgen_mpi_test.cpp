@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "support/app_run.hpp"
+#include "support/mpi_run.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
@@ -16,15 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 #ifdef RETRO_MPIEXEC
-// `tbgen args` on `ranks` ranks (shell syntax).
-std::string on_ranks(int ranks, const std::string& args) {
-    // Root (CI), shared memory without cross-memory attach (which containers often forbid), and
-    // waiting ranks that yield their core (more ranks than cores).
-    return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-           "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mpi_yield_when_idle=1 " +
-           std::string(RETRO_MPIEXEC) + " -np " + std::to_string(ranks) + " --oversubscribe " +
-           (fs::path(RETRO_BIN_DIR) / "tbgen").string() + " " + args;
-}
+using test::on_ranks;
 
 // Runs a shell command, its output into `log`; its exit status.
 int run_shell(const std::string& command, const fs::path& log) {
@@ -137,7 +130,8 @@ TEST(TbgenMpi, KRPvKTheLeanWayWithEverySliceSplitOverTwoRanksIsTheFileOfOneProce
 #ifndef RETRO_MPIEXEC
     GTEST_SKIP() << "tbgen is built without MPI (scripts/setup.sh installs Open MPI)";
 #else
-    const std::string log = expect_files_of_one_process("KRPvK --cache 1M", "KRPvK", 10, {2}, "--wave-below 1");
+    const std::string log =
+        expect_files_of_one_process("KRPvK --cache 1M", "KRPvK", 10, {2}, "--wave-below 1");
     EXPECT_GT(slice_bytes_sent(log, "KRPvK"), 0u) << log;
 #endif
 }

@@ -25,22 +25,6 @@ namespace {
 const std::string SET = "KRPvK KBPvK KNPvK -q --codec zstd --level 1";
 constexpr int TABLES = 17;
 
-// The exit status of `pid`, waiting at most `seconds`; -1 (after killing it) when it ran longer,
-// 128 + N when a signal N ended it.
-int wait_for(pid_t pid, int seconds) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > until) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return -1;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 int count_matches(const std::string& text, const std::regex& pattern) {
     return int(
         std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
@@ -88,11 +72,11 @@ TEST(TbgenProcesses, TwoShareAJobAndOneKilledLosesOnlyItsTable) {
     const std::string killed_table = started.str(1);
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     ASSERT_EQ(kill(a, SIGKILL), 0);
-    EXPECT_EQ(wait_for(a, 10), 128 + SIGKILL);
+    EXPECT_EQ(test::wait_for(a, 10), 128 + SIGKILL);
     EXPECT_FALSE(fs::exists(shared / (killed_table + ".rtb"))) << killed_table << " was done before the kill";
 
     // B builds the rest, A's table too, and ends when the set is complete.
-    ASSERT_EQ(wait_for(b, 600), 0) << store_test::read_bytes(log_b);
+    ASSERT_EQ(test::wait_for(b, 600), 0) << store_test::read_bytes(log_b);
     const std::string b_text = store_test::read_bytes(log_b);
     a_text = store_test::read_bytes(log_a);
     const int done_by_a = count_matches(a_text, std::regex(": done;"));

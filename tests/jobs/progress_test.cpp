@@ -6,7 +6,9 @@
 
 #include <csignal>
 #include <fstream>
+#include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "jobs/log.hpp"
@@ -231,6 +233,16 @@ TEST(JobsSignals, FirstSignalOnlySetsTheFlag) {
     std::raise(SIGTERM);
     EXPECT_TRUE(StopSignals::flag().load());
     EXPECT_EQ(StopSignals::signal_number(), SIGTERM);
+}
+
+TEST(JobsSignals, EndOnSignalSaysItsLastWordsThenEndsByTheSignal) {
+    EXPECT_EXIT(
+        {
+            const EndOnSignal end([](int sig) { std::cerr << "last words on signal " << sig << std::endl; });
+            std::raise(SIGTERM);
+            for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        },
+        testing::KilledBySignal(SIGTERM), "last words on signal " + std::to_string(SIGTERM));
 }
 
 TEST(JobsProgress, PercentLinesSayHowFarAtMostEveryThirtySecondsAndNotAtTheEnd) {

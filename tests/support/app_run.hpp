@@ -4,9 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "support/store_test_util.hpp"
 
@@ -29,17 +32,38 @@ inline AppOutcome run_app(const std::string& app, const std::string& args,
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, store_test::read_bytes(out), store_test::read_bytes(err)};
 }
 
-// Starts `app args` (shell syntax) in the background, both its output streams into `log`, and
-// returns its process id (the app's own: the shell execs it), for waitpid and kill.
-inline pid_t start_app(const std::string& app, const std::string& args, const std::filesystem::path& log) {
-    const std::string cmd = "exec " + (std::filesystem::path(RETRO_BIN_DIR) / app).string() + " " + args +
-                            " > " + log.string() + " 2>&1";
+// Starts `command` (shell syntax) in the background, both its output streams into `log`, and returns
+// the process id of the shell, or of the program it starts with `exec`, for wait_for and kill.
+inline pid_t start_shell(const std::string& command, const std::filesystem::path& log) {
+    const std::string line = command + " > " + log.string() + " 2>&1";
     const pid_t pid = fork();
     if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+        execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
     return pid;
+}
+
+// Starts `app args` (shell syntax) in the background, both its output streams into `log`, and
+// returns its process id (the app's own: the shell execs it), for wait_for and kill.
+inline pid_t start_app(const std::string& app, const std::string& args, const std::filesystem::path& log) {
+    return start_shell("exec " + (std::filesystem::path(RETRO_BIN_DIR) / app).string() + " " + args, log);
+}
+
+// The exit status of `pid`, a child of this process, waiting at most `seconds`; -1 (after killing it)
+// when it ran longer, 128 + N when a signal N ended it.
+inline int wait_for(pid_t pid, int seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > until) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace retro::test

@@ -1,0 +1,159 @@
+// tbgen under mpirun when a rank dies or the job is signalled in the middle of a table's plies: every
+// rank ends within seconds, the output names the cause, no file of the table is under its final
+// name, and the rerun gives the file of one process. Run as root with oversubscription, as CI does.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "support/app_run.hpp"
+#include "support/mpi_run.hpp"
+#include "support/store_test_util.hpp"
+
+using namespace retro;
+namespace fs = std::filesystem;
+
+namespace {
+
+#ifdef RETRO_MPIEXEC
+// A 4-man table of 81 plies (its longest loss is in 80), seconds on 2 ranks. Its sub-tables are in
+// place, so that the job on ranks solves this table alone.
+const std::string TABLE = "KRvKN";
+const std::string ARGS = TABLE + " -q --codec zstd --level 1 -t 1 -o ";
+// Generous: the job ends in about a second, and this bound only keeps a hang from stalling the suite.
+constexpr int SECONDS_TO_END = 60;
+
+// The files of one process, solved once for the suite: the table and its sub-tables.
+class TbgenMpiFault : public testing::Test {
+protected:
+    static fs::path base() {
+        return fs::temp_directory_path() / ("retro_mpi_fault_" + std::to_string(getpid()));
+    }
+    static fs::path alone() { return base() / "alone"; }
+
+    static void SetUpTestSuite() {
+        fs::remove_all(base());
+        fs::create_directories(base());
+        const test::AppOutcome one = test::run_app("tbgen", ARGS + alone().string(), base());
+        ASSERT_EQ(one.status, 0) << one.err;
+    }
+    static void TearDownTestSuite() { fs::remove_all(base()); }
+
+    // A directory holding the sub-tables of one process (and their exact copies), not the table.
+    static fs::path with_sub_tables(const std::string& name) {
+        const fs::path dir = base() / name;
+        fs::create_directories(dir);
+        for (const auto& e : fs::directory_iterator(alone())) {
+            const std::string file = e.path().filename().string();
+            if (file.starts_with(TABLE + ".") || file.starts_with("tbgen.")) continue;
+            fs::copy_file(e.path(), dir / file);
+        }
+        return dir;
+    }
+};
+
+// Waits until the log of the job on `dir` holds `line`; false, with a failure, when mpirun `job` ends
+// before or the line does not come in a minute.
+bool logged(const fs::path& dir, pid_t job, const std::string& line) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    for (;;) {
+        const std::string log = store_test::read_bytes(dir / "tbgen.log");
+        if (log.find(line) != std::string::npos) return true;
+        if (std::chrono::steady_clock::now() > until || waitpid(job, nullptr, WNOHANG) != 0) {
+            kill(job, SIGKILL);
+            waitpid(job, nullptr, 0);
+            ADD_FAILURE() << "no line '" << line << "' in the log:\n" << log;
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+// The process ids of the ranks, held in the table: rank 1 is stopped (SIGSTOP) as soon as the log
+// names it, so the table cannot end before the fault comes (on a quiet machine it takes a fraction of
+// a second), and rank 0 goes on alone to the table's first collective step, where it waits. Empty,
+// with a failure, when the job does not get there.
+std::vector<pid_t> ranks_held_in_the_table(const fs::path& dir, pid_t job) {
+    if (!logged(dir, job, "ranks 0: pid")) return {};
+    const std::string log = store_test::read_bytes(dir / "tbgen.log");
+    std::smatch ranks;
+    if (!std::regex_search(log, ranks, std::regex(R"(ranks 0: pid (\d+) on [^,]+, 1: pid (\d+) on )"))) {
+        ADD_FAILURE() << "no pids in the ranks' line:\n" << log;
+        return {};
+    }
+    const std::vector<pid_t> pids{pid_t(std::stol(ranks.str(1))), pid_t(std::stol(ranks.str(2)))};
+    EXPECT_EQ(kill(pids[1], SIGSTOP), 0);
+    if (!logged(dir, job, TABLE + ": solving")) return {};
+    return pids;
+}
+
+// Whether `pid` still runs (a zombie left to a container's init does not).
+bool runs(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string id, name, state;
+    return stat >> id >> name >> state && state != "Z";
+}
+
+// What a job that ended in the middle of the table leaves: every rank gone, no file of the table.
+void expect_ended_in_the_table(const fs::path& dir, const std::vector<pid_t>& ranks) {
+    for (const pid_t pid : ranks) EXPECT_FALSE(runs(pid)) << "rank with pid " << pid << " outlived mpirun";
+    EXPECT_FALSE(fs::exists(dir / (TABLE + ".rtb")));
+}
+#endif
+
+}  // namespace
+
+#ifndef RETRO_MPIEXEC
+TEST(TbgenMpiFault, NeedsMpi) {
+    GTEST_SKIP() << "tbgen is built without MPI (scripts/setup.sh installs Open MPI)";
+}
+#else
+TEST_F(TbgenMpiFault, ARankKilledEndsTheJobAndTheRerunGivesTheFileOfOneProcess) {
+    const fs::path dir = with_sub_tables("killed"), out = base() / "killed.out";
+    const pid_t job = test::start_shell(test::on_ranks(2, ARGS + dir.string()), out);
+    ASSERT_GT(job, 0);
+    const std::vector<pid_t> ranks = ranks_held_in_the_table(dir, job);
+    ASSERT_EQ(ranks.size(), 2u);
+    ASSERT_EQ(kill(ranks[1], SIGKILL), 0);
+    const int status = test::wait_for(job, SECONDS_TO_END);
+    EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after rank 1 was killed";
+    EXPECT_NE(status, 0);
+    expect_ended_in_the_table(dir, ranks);
+    // The stopped rank 1 died before the table's plies were over: no traffic line.
+    EXPECT_EQ(store_test::read_bytes(dir / "tbgen.log").find(TABLE + ": 2 ranks sent"), std::string::npos);
+    // mpirun names the rank and the signal. (Rank 0, ended by mpirun's SIGTERM, also says what a rerun
+    // does, unless mpirun's grace of a second before SIGKILL passes first on a loaded machine.)
+    const std::string said = store_test::read_bytes(out);
+    EXPECT_TRUE(std::regex_search(said, std::regex(R"(rank 1 .*exited on signal 9)"))) << said;
+
+    const pid_t rerun = test::start_shell(test::on_ranks(2, ARGS + dir.string()), base() / "rerun.out");
+    ASSERT_EQ(test::wait_for(rerun, 600), 0) << store_test::read_bytes(base() / "rerun.out");
+    EXPECT_TRUE(store_test::read_bytes(dir / (TABLE + ".rtb")) ==
+                store_test::read_bytes(alone() / (TABLE + ".rtb")))
+        << "the rerun's file differs from one process's";
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_FALSE(e.path().extension() == ".tmp" || e.path().extension() == ".journal")
+            << e.path() << " left behind";
+}
+
+TEST_F(TbgenMpiFault, SigintAndSigtermToMpirunEndEveryRank) {
+    for (const int sig : {SIGINT, SIGTERM}) {
+        const std::string name = "signal" + std::to_string(sig);
+        const fs::path dir = with_sub_tables(name), out = base() / (name + ".out");
+        const pid_t job = test::start_shell(test::on_ranks(2, ARGS + dir.string()), out);
+        ASSERT_GT(job, 0);
+        const std::vector<pid_t> ranks = ranks_held_in_the_table(dir, job);
+        ASSERT_EQ(ranks.size(), 2u);
+        ASSERT_EQ(kill(job, sig), 0);
+        const int status = test::wait_for(job, SECONDS_TO_END);
+        EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after signal " << sig;
+        EXPECT_NE(status, 0);
+        // mpirun wakes the stopped rank (SIGCONT) to end it, so the ranks may solve on for the grace
+        // it gives them: only the file must not be there.
+        expect_ended_in_the_table(dir, ranks);
+    }
+}
+#endif
