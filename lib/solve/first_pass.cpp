@@ -84,6 +84,24 @@ int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveSummary& m
     return distinct_successors(scheme, e, quiet);
 }
 
+// Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors, or what its
+// exits make of it.
+Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
+    const IndexScheme& scheme = c.scheme;
+    const Color side = e.pos.side_to_move();
+    MoveSummary moves;
+    int quiet = summarize_legal_moves(e.pos, attacks, moves) ? quick_quiet_count(scheme, e, moves) : -1;
+    if (quiet < 0) {
+        moves = MoveSummary{};
+        quiet = listed_quiet_count(scheme, e, moves);
+    }
+    if (quiet + moves.exits.size == 0)
+        return attacks.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
+    const Code counter = quiet_counter(e.pos, quiet);
+    if (std::ranges::any_of(moves.exits, promotes)) return counter;  // the promotion pass folds all its exits
+    return take_exits(c, e, moves.exits, counter);
+}
+
 }  // namespace
 
 void first_pass(SchemeContext& c) {
@@ -92,32 +110,26 @@ void first_pass(SchemeContext& c) {
     if (c.options.survey_exits) c.survey = empty_survey(c.owned.size());
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
                                  2 * c.owned.size());
-    for (Color side : {WHITE, BLACK}) {
-        c.for_each_wanted_entry(
-            side,
-            [&](const Entry& e) {
-                const uint64_t i = e.index;
-                Code& code = c.code(side, i);
-                c.mark_legal(side, i);
-                MoveSummary moves;
-                int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(scheme, e, moves) : -1;
-                if (quiet < 0) {
-                    moves = MoveSummary{};
-                    quiet = listed_quiet_count(scheme, e, moves);
-                }
-                if (quiet + moves.exits.size == 0) {
-                    code = e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
-                    return;
-                }
-                const Code counter = quiet_counter(e.pos, quiet);
-                if (std::ranges::any_of(moves.exits, promotes)) {
-                    code = counter;  // the promotion pass folds all its exits
-                    return;
-                }
-                code = take_exits(c, e, moves.exits, counter);
-            },
-            [](const Placement&) { return true; }, &examined);
-    }
+    // Both sides to move in one walk: each entry is placed, and its men's attacks looked up, once.
+    const uint64_t grains = (c.owned.size() + GRAIN - 1) / GRAIN;
+    par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
+        if (c.stop_requested()) return;
+        const uint64_t first = c.owned.begin + r.begin() * GRAIN,
+                       last = std::min(c.owned.end, c.owned.begin + r.end() * GRAIN);
+        for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
+            if (!cursor.valid()) continue;
+            const Placement& p = cursor.placement();
+            Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, scheme.to_position(p)};
+            const BoardAttacks attacks(e.pos);
+            for (Color side : {WHITE, BLACK}) {
+                if (attacks.in_check(~side)) continue;  // not an entry of `side` to move
+                e.pos.set_side_to_move(side);
+                c.mark_legal(side, e.index);
+                c.code(side, e.index) = first_code(c, e, attacks);
+            }
+        }
+        examined.add(2 * (last - first));
+    });
     if (!c.stop_requested()) examined.finish();
 }
 
