@@ -75,8 +75,9 @@ TEST(FirstPass, EveryEntryOfThreeMenCountsItsQuietSuccessorsBothWays) {
                 scheme, side, 0, scheme.size(), [&](uint64_t i, const Placement&, const Position&) {
                     ASSERT_NO_FATAL_FAILURE(check_entry(scheme, entry_at(scheme, i, side), paths));
                 });
-        // Of the 2 x 28,644 entries, the kings share the diagonal in a few hundred: those are listed.
-        EXPECT_GT(paths.counted, 45000) << name;
+        // Of the 2 x 28,644 entries, most are legal and counted; those with the kings on the diagonal
+        // are listed.
+        EXPECT_GT(paths.counted, 40000) << name;
         EXPECT_GT(paths.listed, 100) << name;
     }
 }
