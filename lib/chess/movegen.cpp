@@ -145,7 +145,38 @@ void generate_legal_captures_and_pawn_moves(const Position& pos, MoveList& list)
     keep_legal(pos, list, first);
 }
 
-bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
+BoardAttacks::BoardAttacks(const Position& pos) : occupied_(pos.occupied()) {
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard their_king = pos.pieces(~c, KING);
+        const auto add = [&](Square s, Bitboard attacks) {
+            attacks_[s] = attacks;
+            attacked_[c] |= attacks;
+            if (attacks & their_king) checkers_[~c] |= square_bb(s);
+        };
+        for (int type = KING; type < PAWN; ++type)
+            for (Bitboard b = pos.pieces(c, PieceType(type)); b;) {
+                const Square s = pop_lsb(b);
+                add(s, piece_attacks(PieceType(type), s, occupied_));
+            }
+        for (Bitboard b = pos.pieces(c, PAWN); b;) {
+            const Square s = pop_lsb(b);
+            add(s, pawn_attacks(c, s));
+        }
+    }
+}
+
+Bitboard BoardAttacks::king_danger(const Position& pos, Color c) const {
+    // A slider's attacks change with the king lifted only when they reach the king.
+    const Bitboard sliders = checkers_[~c], lifted = occupied_ ^ pos.pieces(~c, KING);
+    Bitboard danger = attacked_[c];
+    for (Bitboard b = sliders & (pos.pieces(ROOK) | pos.pieces(QUEEN)); b;)
+        danger |= rook_attacks(pop_lsb(b), lifted);
+    for (Bitboard b = sliders & (pos.pieces(BISHOP) | pos.pieces(QUEEN)); b;)
+        danger |= bishop_attacks(pop_lsb(b), lifted);
+    return danger;
+}
+
+bool summarize_legal_moves(const Position& pos, const BoardAttacks& attacks, MoveSummary& s) {
     const Color us = pos.side_to_move(), them = ~us;
     const Square king = pos.king(us);
     const Bitboard occupied = pos.occupied(), own = pos.pieces(us), enemy = pos.pieces(them);
@@ -154,19 +185,19 @@ bool summarize_legal_moves(const Position& pos, MoveSummary& s) {
     if (pinned & pos.pieces(us, PAWN)) return false;
     // In check, the other men must take a lone checker or block it; a double check leaves the king
     // alone. A pinned man never can: its line and the checker's meet only on the king.
-    const Bitboard checkers = pos.attackers(king, them, occupied);
+    const Bitboard checkers = attacks.checkers(us);
     const Bitboard evasions = !checkers                ? ~Bitboard(0)
                               : popcount(checkers) > 1 ? Bitboard(0)
                                                        : checkers | between(king, lsb(checkers));
     for (int type = QUEEN; type < PAWN; ++type)
         for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
             const Square from = pop_lsb(b);
-            Bitboard targets = piece_attacks(PieceType(type), from, occupied) & ~own & evasions;
+            Bitboard targets = attacks.of(from) & ~own & evasions;
             if (pinned & square_bb(from)) targets &= line_through(king, from);  // stays on the pin line
             s.quiet_piece_moves += popcount(targets & ~enemy);
             for (Bitboard t = targets & enemy; t;) s.exits.push(capture(from, pop_lsb(t)));
         }
-    const Bitboard king_targets = king_attacks(king) & ~own & ~king_danger(pos, us);
+    const Bitboard king_targets = attacks.of(king) & ~own & ~attacks.king_danger(pos, them);
     for (Bitboard t = king_targets & ~enemy; t;) s.king_moves.push({king, pop_lsb(t)});
     for (Bitboard t = king_targets & enemy; t;) s.exits.push(capture(king, pop_lsb(t)));
     const int push = pawn_push(us);

@@ -1,6 +1,8 @@
 // Legal move generation (no castling: tablebase positions have none).
 #pragma once
 
+#include <array>
+
 #include "chess/move.hpp"
 
 namespace retro {
@@ -25,10 +27,33 @@ struct MoveSummary {
     MoveList exits;             // captures, promotions and pushes
 };
 
+// The attacks of every man of a board, looked up once for both sides to move: the first pass asks
+// which side may move (the other is not in check) and the summary of each side's moves.
+class BoardAttacks {
+public:
+    explicit BoardAttacks(const Position& pos);
+    // Whether the king of c is attacked: the board is an entry with ~c to move only when it is not.
+    bool in_check(Color c) const { return checkers_[c] != 0; }
+    // The men of ~c that attack the king of c.
+    Bitboard checkers(Color c) const { return checkers_[c]; }
+    // The squares the man on s attacks (a pawn's captures), s occupied.
+    Bitboard of(Square s) const {
+        assert(occupied_ & square_bb(s));
+        return attacks_[s];
+    }
+    // The squares the men of c attack with the king of ~c lifted off the board: where it may not go.
+    Bitboard king_danger(const Position& pos, Color c) const;
+
+private:
+    Bitboard occupied_;
+    std::array<Bitboard, 2> attacked_{}, checkers_{};
+    std::array<Bitboard, 64> attacks_;  // by square, set for the occupied squares only
+};
+
 // Fills s and returns true when the side to move has no pinned pawn and no en passant right (then
 // every listed or counted move is legal, in check too); returns false otherwise, and the caller
-// generates the moves one by one.
-bool summarize_legal_moves(const Position& pos, MoveSummary& s);
+// generates the moves one by one. `attacks` are pos's.
+bool summarize_legal_moves(const Position& pos, const BoardAttacks& attacks, MoveSummary& s);
 
 // True when the side to move has at least one legal move.
 bool has_legal_move(const Position& pos);

@@ -1,6 +1,7 @@
 #include "solve/first_pass.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "chess/movegen.hpp"
 #include "solve/entry_exits.hpp"
@@ -52,10 +53,10 @@ int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) 
     return swapped / 2;
 }
 
-// The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed to
-// tell (both kings on the diagonal, or a king move re-oriented onto the same king pair).
+// The distinct entries the quiet moves of a summary reach, the kings off the diagonal, or -1 when the
+// moves must be listed to tell (a king move re-oriented onto the same king pair).
 int quick_quiet_count(const IndexScheme& scheme, const Entry& e, const MoveSummary& moves) {
-    if (e.diagonal) return -1;
+    assert(!e.diagonal);
     const int quiet = moves.quiet_piece_moves + moves.king_moves.size;
     // A king move meets another quiet move's entry only through a symmetry that fixes the other
     // king: in a pawnless table, the transpose or anti-transpose with that king on its diagonal.
@@ -70,18 +71,32 @@ int quick_quiet_count(const IndexScheme& scheme, const Entry& e, const MoveSumma
     return quiet - king_moves_met(e.pos, moves.king_moves, fixing);
 }
 
-// Generates the moves one by one into moves.exits; returns the number of distinct entries the other
-// (quiet) moves reach.
-int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveSummary& moves) {
+// Generates the moves one by one into `exits` (emptied first); returns the number of distinct
+// entries the other (quiet) moves reach.
+int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveList& exits) {
     MoveList all, quiet;
     generate_legal_moves(e.pos, all);
+    exits.size = 0;
     for (const Move& m : all) {
         if (leaves_scheme(e, m))
-            moves.exits.push(m);
+            exits.push(m);
         else
             quiet.push(m);
     }
     return distinct_successors(scheme, e, quiet);
+}
+
+// Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors, or what its
+// exits make of it.
+Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
+    const Color side = e.pos.side_to_move();
+    MoveSummary moves;
+    const int quiet = quiet_successors(c.scheme, e, attacks, moves).count;
+    if (quiet + moves.exits.size == 0)
+        return attacks.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
+    const Code counter = quiet_counter(e.pos, quiet);
+    if (std::ranges::any_of(moves.exits, promotes)) return counter;  // the promotion pass folds all its exits
+    return take_exits(c, e, moves.exits, counter);
 }
 
 }  // namespace
@@ -92,33 +107,36 @@ void first_pass(SchemeContext& c) {
     if (c.options.survey_exits) c.survey = empty_survey(c.owned.size());
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
                                  2 * c.owned.size());
-    for (Color side : {WHITE, BLACK}) {
-        c.for_each_wanted_entry(
-            side,
-            [&](const Entry& e) {
-                const uint64_t i = e.index;
-                Code& code = c.code(side, i);
-                c.mark_legal(side, i);
-                MoveSummary moves;
-                int quiet = summarize_legal_moves(e.pos, moves) ? quick_quiet_count(scheme, e, moves) : -1;
-                if (quiet < 0) {
-                    moves = MoveSummary{};
-                    quiet = listed_quiet_count(scheme, e, moves);
-                }
-                if (quiet + moves.exits.size == 0) {
-                    code = e.pos.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
-                    return;
-                }
-                const Code counter = quiet_counter(e.pos, quiet);
-                if (std::ranges::any_of(moves.exits, promotes)) {
-                    code = counter;  // the promotion pass folds all its exits
-                    return;
-                }
-                code = take_exits(c, e, moves.exits, counter);
-            },
-            [](const Placement&) { return true; }, &examined);
-    }
+    // Both sides to move in one walk: each entry is placed, and its men's attacks looked up, once.
+    const uint64_t grains = (c.owned.size() + GRAIN - 1) / GRAIN;
+    par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
+        if (c.stop_requested()) return;
+        const uint64_t first = c.owned.begin + r.begin() * GRAIN,
+                       last = std::min(c.owned.end, c.owned.begin + r.end() * GRAIN);
+        for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
+            if (!cursor.valid()) continue;
+            const Placement& p = cursor.placement();
+            Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, scheme.to_position(p)};
+            const BoardAttacks attacks(e.pos);
+            for (Color side : {WHITE, BLACK}) {
+                if (attacks.in_check(~side)) continue;  // not an entry of `side` to move
+                e.pos.set_side_to_move(side);
+                c.mark_legal(side, e.index);
+                c.code(side, e.index) = first_code(c, e, attacks);
+            }
+        }
+        examined.add(2 * (last - first));
+    });
     if (!c.stop_requested()) examined.finish();
+}
+
+QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, const BoardAttacks& attacks,
+                                 MoveSummary& moves, SuccessorPath path) {
+    if (path == SuccessorPath::Counted && !e.diagonal && summarize_legal_moves(e.pos, attacks, moves)) {
+        const int quiet = quick_quiet_count(scheme, e, moves);
+        if (quiet >= 0) return {quiet, SuccessorPath::Counted};
+    }
+    return {listed_quiet_count(scheme, e, moves.exits), SuccessorPath::Listed};
 }
 
 state::Code quiet_counter(const Position& pos, int quiet) {

@@ -4,6 +4,7 @@
 // successors that the sweeps count down. Entries that can promote wait for the promotion pass.
 #pragma once
 
+#include "chess/movegen.hpp"
 #include "solve/scheme_context.hpp"
 
 namespace retro {
@@ -11,6 +12,20 @@ namespace retro {
 // Allocates c.state's codes (and c.survey when the options ask for one) and fills them. Stops early,
 // leaving blocks unvisited, once a stop is requested.
 void first_pass(SchemeContext& c);
+
+// How quiet_successors tells the distinct entries an entry's quiet moves reach: counted from the
+// summary of its moves (attack sets and popcounts, king moves compared only where a symmetry may fold
+// them), or listed move by move, the successors of the moves that may meet encoded and compared.
+enum class SuccessorPath { Counted, Listed };
+struct QuietSuccessors {
+    int count;
+    SuccessorPath path;  // the one taken
+};
+// The distinct entries e's quiet moves reach, and its exits in moves.exits. Counted when `path`
+// asks for it and the summary can tell (no pinned pawn, the kings off the diagonal, no king move
+// re-oriented onto the same king pair); listed otherwise. `attacks` are e.pos's.
+QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, const BoardAttacks& attacks,
+                                 MoveSummary& moves, SuccessorPath path = SuccessorPath::Counted);
 
 // The counter of a position whose side to move has `quiet` distinct quiet successors. More than
 // COUNTER_MAX happen up to 7 men only with four queens and a fifth piece against a bare king, which

@@ -1,5 +1,6 @@
-// summarize_legal_moves, the solver's first-pass shortcut, and the generators of part of the moves
-// against the full list of generate_legal_moves over random positions, as perft checks the list itself.
+// summarize_legal_moves from a board's attacks (BoardAttacks), the solver's first-pass shortcut, and
+// the generators of part of the moves against the full list of generate_legal_moves over random
+// positions, as perft checks the list itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,24 +62,35 @@ bool summary_expected(const Position& pos) {
 
 class MoveSummaryTest : public testing::TestWithParam<const char*> {};
 
+// One board's attacks summarize the moves of both sides to move: the side the position gives, and
+// the other one where that is legal (the side then not to move is not in check).
 TEST_P(MoveSummaryTest, MatchesTheClassifiedMoveList) {
     const Material m = Material::parse(GetParam());
     const int count = 3000;
-    int summarized = 0, in_check = 0;
-    for (const Position& pos : sample_positions(m, count, EnPassant::Included)) {
-        MoveSummary summary;
-        const bool complete = summarize_legal_moves(pos, summary);
-        ASSERT_EQ(complete, summary_expected(pos)) << pos.fen();
-        if (!complete) continue;
-        ++summarized;
-        in_check += pos.in_check(pos.side_to_move());
-        const MoveSummary expected = classified(pos);
-        ASSERT_EQ(described(summary.exits), described(expected.exits)) << pos.fen();
-        ASSERT_EQ(described(summary.king_moves), described(expected.king_moves)) << pos.fen();
-        ASSERT_EQ(summary.quiet_piece_moves, expected.quiet_piece_moves) << pos.fen();
+    int summarized = 0, in_check = 0, other_side = 0;
+    for (const Position& sampled : sample_positions(m, count, EnPassant::Included)) {
+        const BoardAttacks attacks(sampled);
+        for (Color c : {WHITE, BLACK}) ASSERT_EQ(attacks.in_check(c), sampled.in_check(c)) << sampled.fen();
+        Position pos = sampled;
+        for (int turn = 0; turn < 2; ++turn, pos.set_side_to_move(~pos.side_to_move())) {
+            if (!pos.illegality().empty()) continue;
+            MoveSummary summary;
+            const bool complete = summarize_legal_moves(pos, attacks, summary);
+            ASSERT_EQ(complete, summary_expected(pos)) << pos.fen();
+            if (!complete) continue;
+            ++summarized;
+            other_side += turn;
+            in_check += pos.in_check(pos.side_to_move());
+            const MoveSummary expected = classified(pos);
+            ASSERT_EQ(described(summary.exits), described(expected.exits)) << pos.fen();
+            ASSERT_EQ(described(summary.king_moves), described(expected.king_moves)) << pos.fen();
+            ASSERT_EQ(summary.quiet_piece_moves, expected.quiet_piece_moves) << pos.fen();
+        }
     }
-    // Most positions are summarized (the rest have a pinned pawn or en passant), in check too.
+    // Most positions are summarized (the rest have a pinned pawn or en passant), in check too, and
+    // many with the other side to move.
     EXPECT_GT(summarized, count / 2);
+    EXPECT_GT(other_side, count / 4);
     EXPECT_GT(in_check, 0);
 }
 
