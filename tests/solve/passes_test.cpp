@@ -106,7 +106,9 @@ TEST(SolverPasses, FirstPassTellsTheEntriesExaminedUpToBothSides) {
     ASSERT_GE(told.size(), 2u);
     for (size_t k = 0; k < told.size(); ++k) {
         EXPECT_EQ(told[k].second, 2 * t.scheme.size());
-        if (k > 0) EXPECT_LE(told[k - 1].first, told[k].first);
+        if (k > 0) {
+            EXPECT_LE(told[k - 1].first, told[k].first);
+        }
     }
     EXPECT_EQ(told.back().first, 2 * t.scheme.size());
 }
