@@ -236,6 +236,9 @@ TEST(JobsSignals, FirstSignalOnlySetsTheFlag) {
 }
 
 TEST(JobsSignals, EndOnSignalSaysItsLastWordsThenEndsByTheSignal) {
+    // The child runs the test anew rather than from a fork: it starts a thread, which a fork of a
+    // process under ThreadSanitizer may not.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
             const EndOnSignal end([](int sig) { std::cerr << "last words on signal " << sig << std::endl; });
