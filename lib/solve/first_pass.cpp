@@ -108,11 +108,7 @@ void first_pass(SchemeContext& c) {
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
                                  2 * c.owned.size());
     // Both sides to move in one walk: each entry is placed, and its men's attacks looked up, once.
-    const uint64_t grains = (c.owned.size() + GRAIN - 1) / GRAIN;
-    par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
-        if (c.stop_requested()) return;
-        const uint64_t first = c.owned.begin + r.begin() * GRAIN,
-                       last = std::min(c.owned.end, c.owned.begin + r.end() * GRAIN);
+    c.for_each_block([&](uint64_t first, uint64_t last) {
         for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
             if (!cursor.valid()) continue;
             const Placement& p = cursor.placement();

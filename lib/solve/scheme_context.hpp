@@ -118,11 +118,7 @@ struct SchemeContext {
     // resumed). `examined`, when given, counts the entries of each block done, legal or not.
     template <class F, class Filter>
     void for_each_wanted_entry(Color side, F&& f, Filter&& wanted, par::SharedProgress* examined = nullptr) {
-        const uint64_t grains = (owned.size() + GRAIN - 1) / GRAIN;
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
-            if (stop_requested()) return;
-            const uint64_t first = owned.begin + r.begin() * GRAIN,
-                           last = std::min(owned.end, owned.begin + r.end() * GRAIN);
+        for_each_block([&](uint64_t first, uint64_t last) {
             for_each_legal_entry(
                 scheme, side, first, last,
                 [&](uint64_t i, const Placement& p, const Position& pos) {
@@ -130,6 +126,17 @@ struct SchemeContext {
                 },
                 wanted);
             if (examined) examined->add(last - first);
+        });
+    }
+
+    // Calls f(first, last) for the entries this process holds, in parallel blocks [first, last) of
+    // whole GRAINs; once a stop is requested the remaining blocks are skipped.
+    template <class F>
+    void for_each_block(F&& f) {
+        const uint64_t grains = (owned.size() + GRAIN - 1) / GRAIN;
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, grains, 1), [&](const auto& r) {
+            if (stop_requested()) return;
+            f(owned.begin + r.begin() * GRAIN, std::min(owned.end, owned.begin + r.end() * GRAIN));
         });
     }
 

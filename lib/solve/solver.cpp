@@ -149,8 +149,8 @@ private:
                 if (resumed_here) state = std::move(resumed->saved.state);
                 const IndexScheme scheme(material_, configs[size_t(k)]);
                 const bool lines = few_slices && !solved_in_waves(material_, options_.waves_below);
-                solved.push_back(solve_slice(scheme, k, lines ? PlyLines::Report : PlyLines::Omit,
-                                             SliceRun::Alone, std::move(state)));
+                solved.push_back(
+                    solve_slice(scheme, k, lines ? PlyLines::Report : PlyLines::Omit, std::move(state)));
             } else {
                 solved = solve_wave(configs, k, end);
             }
@@ -195,13 +195,13 @@ private:
         last_batch_checkpoint_ = std::chrono::steady_clock::now();
     }
 
-    // Solves slice k (`scheme`), alone (from its resumed state, when given) or in its wave.
-    SolvedSlice solve_slice(const IndexScheme& scheme, int k, PlyLines ply_lines, SliceRun run,
+    // Solves slice k (`scheme`) alone, from its resumed state when given. Split over the ranks, the
+    // slice is then put together at every rank, as one process holds it: for later slices' pushes,
+    // and for the file.
+    SolvedSlice solve_slice(const IndexScheme& scheme, int k, PlyLines ply_lines,
                             std::optional<SweepState> state) {
-        SolvedScheme values = slice_values(scheme, k, ply_lines, run, std::move(state));
-        // Split over the ranks, the slice is put together at every rank, as one process holds it: for
-        // later slices' pushes, and for the file.
-        if (run == SliceRun::Alone && options_.ranks) {
+        SolvedScheme values = slice_values(scheme, k, ply_lines, SliceRun::Alone, std::move(state));
+        if (options_.ranks) {
             count_on_ranks(scheme, Held::SplitByKingPair, &values);
             values = gather_everywhere(std::move(values), *options_.ranks);
         }
