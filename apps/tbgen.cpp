@@ -134,8 +134,8 @@ int generate(const GenerateArgs& a) {
             for (size_t r = 0; r < places.size(); ++r)
                 where += (r ? ", " : "") + std::to_string(r) + ": " + places[r];
             log->line(std::to_string(a.ranks->size()) +
-                      " ranks solve each table together; no checkpoints are written (a stopped job starts "
-                      "its table over); ranks " +
+                      " ranks solve each table together, each checkpointing its part (as many ranks "
+                      "resume them); ranks " +
                       where);
         }
     }
@@ -150,7 +150,6 @@ int generate(const GenerateArgs& a) {
     if (a.dry_run && !silent)
         for (const std::string& line : plan_table_lines(plan)) std::cout << line << "\n";
     std::optional<std::string> why = refusal(plan);
-    if (!why && a.ranks && !a.dry_run) why = not_yet_on_ranks(plan);
     if (why) {
         say("tbgen: refused: " + *why);
         return EXIT_REFUSED;
@@ -168,7 +167,7 @@ int generate(const GenerateArgs& a) {
             say("tbgen: rank 0 ends on signal " + std::to_string(sig) +
                 ": under mpirun every rank ends when the job is signalled or when any rank fails (then "
                 "mpirun's message names that rank); the tables written so far are complete, and the same "
-                "command resumes the job, solving the table in progress again from its start:\n  " +
+                "command resumes the job, the table in progress from its last checkpoint:\n  " +
                 a.command_line);
         });
     JobOptions options;

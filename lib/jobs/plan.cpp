@@ -18,6 +18,7 @@
 #include "jobs/completion_chain.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/progress.hpp"
+#include "solve/checkpoint.hpp"
 #include "solve/solver.hpp"
 #include "store/table_file.hpp"
 
@@ -175,6 +176,7 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
         if (!t.complete) t.damaged_file = stamp;
         std::error_code ec;
         t.has_checkpoint = !t.complete && std::filesystem::exists(checkpoint_path(dir, m), ec);
+        if (t.has_checkpoint) t.checkpoint_ranks = checkpoint_ranks(checkpoint_path(dir, m), m);
         if (t.complete && table_file_needs_subtables(table_path(dir, m))) {
             plan.settled_complete.insert(m);
             if (!exact_copy_current(dir, m)) plan.completed_when_read.insert(m);
@@ -190,6 +192,17 @@ JobPlan make_plan(const std::vector<Material>& targets, const std::filesystem::p
 
 std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
                                    std::optional<uint64_t> free_disk) {
+    for (const PlannedTable& t : plan.tables) {
+        const std::optional<int> ranks = t.checkpoint_ranks;
+        if (t.complete || !ranks || *ranks == plan.settings.ranks) continue;
+        const std::string name = t.material.name();
+        return checkpoint_path(plan.dir, t.material).string() + " was written by " +
+               (*ranks == 1 ? "one process" : std::to_string(*ranks) + " ranks") +
+               ", and only as many resume it: " +
+               (*ranks == 1 ? "run tbgen without mpirun" : "run under mpirun -np " + std::to_string(*ranks)) +
+               " to finish " + name + ", or remove " + name + ".checkpoint and the files beside it (" + name +
+               ".*.checkpoint, " + name + ".*layers, " + name + ".*slices) to solve it from the start";
+    }
     const uint64_t memory = plan.peak_memory();
     if (memory_limit && memory > memory_limit) {
         const Material m = *plan.peak_memory_table();

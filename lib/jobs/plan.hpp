@@ -39,6 +39,8 @@ struct PlannedTable {
     uint64_t entries = 0;         // index entries per side to move
     bool complete = false;        // its file exists and passes every check: skipped
     bool has_checkpoint = false;  // a checkpoint of a solve in progress exists: resumed
+    // The ranks whose solve wrote it, when its header says: only as many resume it.
+    std::optional<int> checkpoint_ranks;
     // The file found there and failed (a table to build): another process's file replaces it.
     std::optional<FileStamp> damaged_file;
 

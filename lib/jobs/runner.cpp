@@ -49,11 +49,17 @@ std::optional<double> read_elapsed(const std::filesystem::path& checkpoint, Solv
     return std::nullopt;
 }
 
-// The files a solve keeps beside its checkpoint, which go with it.
+// The files a solve keeps beside its checkpoint, which go with it: its layer log and slice store, and
+// the checkpoints and files of the other ranks that solved it together (table_paths.hpp).
 void remove_solve_files(const std::filesystem::path& checkpoint,
                         const std::function<void(const std::string&)>& note) {
     remove_if_present(layer_log_path(checkpoint), note);
     remove_if_present(slice_store_path(checkpoint), note);
+    remove_if_present(next_checkpoint_path(checkpoint), note);
+    const std::string ranks_files = checkpoint.stem().string() + ".rank";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(checkpoint.parent_path(), ec))
+        if (e.path().filename().string().starts_with(ranks_files)) remove_if_present(e.path(), note);
 }
 
 // The plan's write options (JobSettings::write), stopped with the job.
@@ -271,8 +277,10 @@ bool JobRun::build(const PlannedTable& t) {
     const Material& m = t.material;
     status_.material = m;
     status_.table = progress_.tables_done() + 1;
-    const auto checkpoint = checkpoint_path(plan_.dir, m);
+    // What a kill left of this process's checkpoint being written.
+    const auto checkpoint = rank_checkpoint_path(plan_.dir, m, options_.ranks ? options_.ranks->rank() : 0);
     remove_if_present(temporary_path(checkpoint), options_.note);
+    remove_if_present(temporary_path(next_checkpoint_path(checkpoint)), options_.note);
     remove_if_present(temporary_path(checkpoint_seconds_path(checkpoint)), options_.note);
     announce(t, t.memory);
     const auto started = ActiveClock::now();
@@ -343,7 +351,7 @@ bool JobRun::solve(TableBuild& b) {
         report(line);
     };
     solve_options.checkpoint_written = [&](SolvePoint ply) {
-        write_elapsed(b.checkpoint, ply, own_seconds(b));
+        if (!follows()) write_elapsed(b.checkpoint, ply, own_seconds(b));
     };
     solve_options.control.stop = options_.stop;
     solve_options.slices_on_disk = b.memory.slices_on_disk;
@@ -352,7 +360,7 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.survey_exits = b.settle && !b.memory.slices_on_disk && !options_.ranks;
     if (options_.ranks) {
         solve_options.ranks = options_.ranks;
-        solve_options.checkpoint.clear();
+        solve_options.checkpoint = rank_checkpoint_path(plan_.dir, m, options_.ranks->rank());
         solve_options.control.stop = nullptr;
         if (follows()) solve_options.control.lines = nullptr;
     }
@@ -490,16 +498,6 @@ void wait_a_moment(const std::atomic<bool>* stop) {
 }
 
 }  // namespace
-
-std::optional<std::string> not_yet_on_ranks(const JobPlan& plan) {
-    std::string resumed;
-    for (const PlannedTable& t : plan.tables)
-        if (!t.complete && t.has_checkpoint) resumed += (resumed.empty() ? "" : ", ") + t.material.name();
-    if (!resumed.empty())
-        return "resuming a checkpoint on several ranks is not yet supported (" + resumed +
-               "): finish those tables with one tbgen process, or remove their checkpoints";
-    return std::nullopt;
-}
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
     const auto job_start = ActiveClock::now();

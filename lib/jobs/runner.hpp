@@ -90,10 +90,6 @@ struct JobResult {
     double seconds = 0;
 };
 
-// Why the plan cannot be run by several ranks yet: the checkpoints of one-process runs, which ranks do
-// not resume (named); nullopt when it can.
-std::optional<std::string> not_yet_on_ranks(const JobPlan& plan);
-
 // Throws JobError (verification failure), StoreError (a file could not be written: the error names
 // it; no partial file is left under the final name) or SolveError.
 JobResult run_job(const JobPlan& plan, const JobOptions& options);

@@ -1,10 +1,12 @@
 #include "solve/checkpoint.hpp"
 
+#include <cassert>
 #include <cstdio>
 #include <cstring>
 
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
+#include "index/rank_split.hpp"
 #include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
 #include "store/table_paths.hpp"
@@ -13,20 +15,23 @@ namespace retro {
 
 namespace {
 
-// Version 5: a pawn table's solved slices in its slice store. Earlier versions (4: those values in the
-// checkpoint; before: a whole pawn table with its en passant edges) are refused.
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '5'};
+// Version 6: the rank whose entries it holds, of how many. Earlier versions (5: one process's; 4: a pawn
+// table's solved values in the checkpoint; before: a whole pawn table with its en passant edges) are
+// refused.
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '6'};
 
 struct Header {
     char magic[8];
     char material[16];
     uint32_t slice;
     uint32_t begun;    // 1 when the sweeps of the slice have begun (their state follows)
-    uint64_t entries;  // of the slice's index, per side to move (0 when not begun)
+    uint64_t entries;  // of the slice's index that the rank holds, per side to move (0 when not begun)
     int32_t next_ply;
     int32_t max_value;
     int32_t window;
-    int32_t zero;
+    uint32_t rank;
+    uint32_t ranks;
+    uint32_t zero;
     uint64_t log_length;
     uint64_t log_checksum;
     uint64_t slices_length;  // the slice store's bytes that hold the slices before `slice`
@@ -34,14 +39,30 @@ struct Header {
     uint64_t checksum;  // over the header fields above and the state's codes
 };
 
-// The entries per side of the index a checkpoint's state belongs to, or nullopt for a slice number
-// the material does not have.
-std::optional<uint64_t> scheme_entries(const Material& m, uint32_t slice) {
-    if (!m.has_pawns()) return slice == 0 ? std::optional(IndexScheme(m).size()) : std::nullopt;
+// The entries per side that rank `part` holds of the index a checkpoint's state belongs to (none when
+// not begun), or nullopt for a slice number the material does not have.
+std::optional<uint64_t> state_entries(const Material& m, uint32_t slice, bool begun, RankPart part) {
+    const auto held = [&](const IndexScheme& scheme) {
+        return king_pair_ranges(scheme, part.ranks)[size_t(part.rank)].size();
+    };
+    if (!m.has_pawns()) {
+        if (slice != 0) return std::nullopt;
+        return begun ? held(IndexScheme(m)) : 0;
+    }
     const auto configs = pawn_configs(m);
-    if (slice > configs.size()) return std::nullopt;
     // The number of slices: every slice solved, the table not yet written.
-    return slice == configs.size() ? 0 : IndexScheme(m, configs[slice]).size();
+    if (slice > configs.size() || (slice == configs.size() && begun)) return std::nullopt;
+    return begun ? held(IndexScheme(m, configs[slice])) : 0;
+}
+
+// The header of a checkpoint of m of this version, or nullopt.
+std::optional<Header> read_header(std::FILE* in, const Material& m) {
+    Header h{};
+    if (std::fread(&h, sizeof h, 1, in) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0)
+        return std::nullopt;
+    h.material[sizeof h.material - 1] = 0;
+    if (m.name() != h.material) return std::nullopt;
+    return h;
 }
 
 struct File {
@@ -54,11 +75,14 @@ struct File {
 }  // namespace
 
 void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice, const SweepState* s,
-                      const StoredSlices& solved) {
+                      const StoredSlices& solved, RankPart part) {
+    assert(part.rank >= 0 && part.rank < part.ranks);
     Header h{};
     std::memcpy(h.magic, MAGIC, sizeof MAGIC);
     std::strncpy(h.material, m.name().c_str(), sizeof h.material - 1);
     h.slice = uint32_t(slice);
+    h.rank = uint32_t(part.rank);
+    h.ranks = uint32_t(part.ranks);
     if (s) {
         h.begun = 1;
         h.entries = s->codes[0].size();
@@ -81,17 +105,16 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, int 
     write_file_atomically(path, pieces);
 }
 
-std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, const Material& m) {
+std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, const Material& m,
+                                          RankPart part) {
     File in{std::fopen(path.c_str(), "rb")};
     if (!in.f) return std::nullopt;
-    Header h{};
-    if (std::fread(&h, sizeof h, 1, in.f) != 1 || std::memcmp(h.magic, MAGIC, sizeof MAGIC) != 0)
-        return std::nullopt;
-    h.material[sizeof h.material - 1] = 0;
-    if (m.name() != h.material || h.begun > 1) return std::nullopt;
-    const auto entries = scheme_entries(m, h.slice);
-    if (!entries || h.entries != (h.begun ? *entries : 0) || (h.begun && *entries == 0) ||
-        (!m.has_pawns() && (h.slices_length || h.slices_checksum)))
+    const std::optional<Header> header = read_header(in.f, m);
+    if (!header) return std::nullopt;
+    const Header& h = *header;
+    if (h.begun > 1 || h.rank != uint32_t(part.rank) || h.ranks != uint32_t(part.ranks)) return std::nullopt;
+    const auto entries = state_entries(m, h.slice, h.begun, part);
+    if (!entries || h.entries != *entries || (!m.has_pawns() && (h.slices_length || h.slices_checksum)))
         return std::nullopt;
     // The counts must account for the file's size exactly before they size any allocation: a damaged
     // count could ask for any amount of memory.
@@ -100,6 +123,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     if (ec || size != sizeof h + 2 * h.entries) return std::nullopt;
 
     Checkpoint c;
+    c.part = part;
     c.slice = int(h.slice);
     c.solved = {h.slices_length, h.slices_checksum};
     if (h.begun) {
@@ -124,6 +148,13 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
         for (auto& codes : c.state->codes) read_summed(codes.data(), codes.size());
     if (!ok || sum != h.checksum) return std::nullopt;
     return c;
+}
+
+std::optional<int> checkpoint_ranks(const std::filesystem::path& path, const Material& m) {
+    File in{std::fopen(path.c_str(), "rb")};
+    if (!in.f) return std::nullopt;
+    const std::optional<Header> h = read_header(in.f, m);
+    return h && h->ranks >= 1 ? std::optional(int(h->ranks)) : std::nullopt;
 }
 
 std::filesystem::path set_aside_checkpoint(const std::filesystem::path& path) {

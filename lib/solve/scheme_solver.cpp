@@ -53,8 +53,10 @@ private:
         c_.state.next_ply = next_ply;
         const bool stop = c_.stop_requested();
         const auto now = std::chrono::steady_clock::now();
-        const bool due =
-            std::chrono::duration<double>(now - last_checkpoint_).count() >= c_.options.checkpoint_seconds;
+        const bool due = !c_.options.checkpoint.empty() &&
+                         due_everywhere(std::chrono::duration<double>(now - last_checkpoint_).count() >=
+                                            c_.options.checkpoint_seconds,
+                                        ranks_);
         if (!c_.options.checkpoint.empty() && (stop || due)) {
             log_->sync();
             c_.state.max_value = c_.max_value.load();

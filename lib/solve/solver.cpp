@@ -97,10 +97,19 @@ private:
     }
 
     // Writes the checkpoint of slice `slice` (its sweeps' state, or none when it has not begun) and of
-    // the slices solved before it, which the slice store holds.
+    // the slices solved before it, which the slice store holds. Ranks each write theirs under the next
+    // name, and rename it once every rank has: a rank lost meanwhile leaves a point all hold.
     void checkpoint(int slice, const SweepState* state) {
-        write_checkpoint(options_.checkpoint, material_, slice, state,
-                         solved_ ? solved_->stored() : StoredSlices{});
+        const StoredSlices solved = solved_ ? solved_->stored() : StoredSlices{};
+        if (!options_.ranks) {
+            write_checkpoint(options_.checkpoint, material_, slice, state, solved);
+        } else {
+            const auto next = next_checkpoint_path(options_.checkpoint);
+            write_checkpoint(next, material_, slice, state, solved,
+                             {options_.ranks->rank(), options_.ranks->size()});
+            options_.ranks->barrier();
+            std::filesystem::rename(next, options_.checkpoint);
+        }
         if (options_.checkpoint_written)
             options_.checkpoint_written(solve_point(slice, state ? state->next_ply : 0));
     }
@@ -160,16 +169,19 @@ private:
                 if (options_.control.lines && ((j + 1) % line_every == 0 || j + 1 == slices))
                     *options_.control.lines << label(j, slices) << " done, " << elapsed() << " s\n";
             }
+            // A slice solved alone hands the layer log to the next, which starts it anew: the checkpoint
+            // must name that slice, not the state whose log is lost.
+            if (end - k == 1 && end < slices && !options_.checkpoint.empty()) checkpoint(end, nullptr);
             if (end - k > 1 && end < slices) checkpoint_batch_if_due(end);
             k = end;
         }
-        if (options_.ranks && !options_.ranks->leads()) return {};  // rank 0 writes the table
         // Every slice solved: a stop while the table is written resumes with the writing, and the layer
         // log of the last slice is done with.
         if (!options_.checkpoint.empty() && first < slices) {
             checkpoint(slices, nullptr);
             std::filesystem::remove(log_path());
         }
+        if (options_.ranks && !options_.ranks->leads()) return {};  // rank 0 writes the table
         return solved_->finish();
     }
 
@@ -190,7 +202,7 @@ private:
     void checkpoint_batch_if_due(int end) {
         if (options_.checkpoint.empty()) return;
         const std::chrono::duration<double> since = std::chrono::steady_clock::now() - last_batch_checkpoint_;
-        if (since.count() < options_.checkpoint_seconds) return;
+        if (!due_everywhere(since.count() >= options_.checkpoint_seconds, options_.ranks)) return;
         checkpoint(end, nullptr);
         last_batch_checkpoint_ = std::chrono::steady_clock::now();
     }

@@ -67,7 +67,8 @@ struct SolveOptions {
     bool survey_exits = false;
     // The ranks that solve a pawnless table together (solve/ranked_sweep.hpp), each holding the state
     // of its king pairs; rank 0 gets the whole table, the others none. nullptr: this process alone.
-    // Nothing is checkpointed, and the stop is not polled: every rank must reach each step.
+    // Each rank checkpoints its part at its own `checkpoint` path, all at the same points (solve/resume.hpp
+    // says how they agree on one); the stop is not polled: every rank must reach each step.
     Ranks* ranks = nullptr;
 };
 

@@ -6,9 +6,12 @@
 //   KQvKR.exact               an exact copy of a table whose file settles values by exits
 //   FILE.tmp                  a file being written, renamed to FILE once complete (store/atomic_file.hpp)
 //   FILE.tmp.journal          the blocks of FILE.tmp known to be on disk (store/write_journal.hpp)
-//   KQvKR.checkpoint          a solve's checkpoint (solve/checkpoint.hpp)
+//   KQvKR.checkpoint          a solve's checkpoint (solve/checkpoint.hpp); of rank 0, under MPI
 //   KQvKR.layers              its layer log
 //   KRPvKR.slices             a pawn table's slices solved so far (store/slice_store.hpp)
+//   KQvKR.rank1.checkpoint    rank 1's checkpoint of a table solved by several ranks, with
+//                             KQvKR.rank1.layers and KRPvKR.rank1.slices
+//   CHECKPOINT.next           a rank's checkpoint before every rank has written its own
 //   KQvKR.checkpoint.seconds  the seconds the table had taken at its checkpoint (jobs/runner.cpp)
 //   KQvKR.checkpoint.damaged  a checkpoint that failed its checks, set aside
 //   tbgen.times               the times of the tables built, for later ETAs (jobs/progress.hpp)
@@ -48,6 +51,16 @@ inline std::filesystem::path write_journal_path(const std::filesystem::path& pat
 
 inline std::filesystem::path checkpoint_path(const std::filesystem::path& dir, const Material& m) {
     return dir / (m.name() + ".checkpoint");
+}
+// The checkpoint of rank `rank` of several that solve m together: rank 0's is the table's own.
+inline std::filesystem::path rank_checkpoint_path(const std::filesystem::path& dir, const Material& m,
+                                                  int rank) {
+    return rank == 0 ? checkpoint_path(dir, m)
+                     : dir / (m.name() + ".rank" + std::to_string(rank) + ".checkpoint");
+}
+// Where a rank's next checkpoint waits until every rank has written its own (solve/resume.hpp).
+inline std::filesystem::path next_checkpoint_path(const std::filesystem::path& checkpoint) {
+    return checkpoint.string() + ".next";
 }
 // The files kept beside a checkpoint, part of the solve in progress: the layer log and a pawn
 // table's slice store.

@@ -1,6 +1,7 @@
 // tbgen under mpirun when a rank dies or the job is signalled in the middle of a table's plies: every
 // rank ends within seconds, the output names the cause, no file of the table is under its final
-// name, and the rerun gives the file of one process. Run as root with oversubscription, as CI does.
+// name, and the same command on as many ranks resumes the ranks' checkpoints and gives the file of
+// one process. Run as root with oversubscription, as CI does.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,7 +23,7 @@ namespace {
 // A 4-man table of 81 plies (its longest loss is in 80), seconds on 2 ranks. Its sub-tables are in
 // place, so that the job on ranks solves this table alone.
 const std::string TABLE = "KRvKN";
-const std::string ARGS = TABLE + " -q --codec zstd --level 1 -t 1 -o ";
+const std::string ARGS = TABLE + " -q --codec zstd --level 1 -t 1";
 // Generous: the job ends in about a second, and this bound only keeps a hang from stalling the suite.
 constexpr int SECONDS_TO_END = 60;
 
@@ -37,7 +38,7 @@ protected:
     static void SetUpTestSuite() {
         fs::remove_all(base());
         fs::create_directories(base());
-        const test::AppOutcome one = test::run_app("tbgen", ARGS + alone().string(), base());
+        const test::AppOutcome one = test::run_app("tbgen", ARGS + " -o " + alone().string(), base());
         ASSERT_EQ(one.status, 0) << one.err;
     }
     static void TearDownTestSuite() { fs::remove_all(base()); }
@@ -72,11 +73,8 @@ bool logged(const fs::path& dir, pid_t job, const std::string& line) {
     }
 }
 
-// The process ids of the ranks, held in the table: rank 1 is stopped (SIGSTOP) as soon as the log
-// names it, so the table cannot end before the fault comes (on a quiet machine it takes a fraction of
-// a second), and rank 0 goes on alone to the table's first collective step, where it waits. Empty,
-// with a failure, when the job does not get there.
-std::vector<pid_t> ranks_held_in_the_table(const fs::path& dir, pid_t job) {
+// The process ids of the two ranks, once the log names them; empty, with a failure, when it does not.
+std::vector<pid_t> ranks_of(const fs::path& dir, pid_t job) {
     if (!logged(dir, job, "ranks 0: pid")) return {};
     const std::string log = store_test::read_bytes(dir / "tbgen.log");
     std::smatch ranks;
@@ -84,9 +82,17 @@ std::vector<pid_t> ranks_held_in_the_table(const fs::path& dir, pid_t job) {
         ADD_FAILURE() << "no pids in the ranks' line:\n" << log;
         return {};
     }
-    const std::vector<pid_t> pids{pid_t(std::stol(ranks.str(1))), pid_t(std::stol(ranks.str(2)))};
+    return {pid_t(std::stol(ranks.str(1))), pid_t(std::stol(ranks.str(2)))};
+}
+
+// The process ids of the ranks, rank 1 stopped (SIGSTOP) as soon as the log holds `line`, so the
+// table cannot end before the fault comes (on a quiet machine it takes a fraction of a second): rank 0
+// goes on alone to the next collective step, where it waits. Empty, with a failure, when the line does
+// not come.
+std::vector<pid_t> ranks_stopped_at(const fs::path& dir, pid_t job, const std::string& line) {
+    const std::vector<pid_t> pids = ranks_of(dir, job);
+    if (pids.empty() || !logged(dir, job, line)) return {};
     EXPECT_EQ(kill(pids[1], SIGSTOP), 0);
-    if (!logged(dir, job, TABLE + ": solving")) return {};
     return pids;
 }
 
@@ -97,10 +103,63 @@ bool runs(pid_t pid) {
     return stat >> id >> name >> state && state != "Z";
 }
 
-// What a job that ended in the middle of the table leaves: every rank gone, no file of the table.
-void expect_ended_in_the_table(const fs::path& dir, const std::vector<pid_t>& ranks) {
+// What a job that ended in the middle of `table` leaves: every rank gone, no file of the table.
+void expect_ended_in_the_table(const fs::path& dir, const std::vector<pid_t>& ranks,
+                               const std::string& table = TABLE) {
     for (const pid_t pid : ranks) EXPECT_FALSE(runs(pid)) << "rank with pid " << pid << " outlived mpirun";
-    EXPECT_FALSE(fs::exists(dir / (TABLE + ".rtb")));
+    EXPECT_FALSE(fs::exists(dir / (table + ".rtb")));
+}
+
+// Kills rank 1 of a job on 2 ranks that checkpoints every ply (`table` solved with `args` into `dir`)
+// once its log holds `line`: every rank ends within SECONDS_TO_END, and mpirun names the rank and the
+// signal. Then the ranks' checkpoints are refused by another number of ranks, with the number needed,
+// and 2 ranks resume them and write the file in `expected`, leaving nothing of the solve behind.
+void expect_resumed_after_a_kill(const std::string& table, const std::string& args, const fs::path& dir,
+                                 const std::string& line, const fs::path& expected) {
+    const std::string with_checkpoints = args + " --checkpoint-minutes 0 -o " + dir.string();
+    const fs::path out = dir.string() + ".out";
+    const pid_t job = test::start_shell(test::on_ranks(2, with_checkpoints), out);
+    ASSERT_GT(job, 0);
+    const std::vector<pid_t> ranks = ranks_stopped_at(dir, job, line);
+    ASSERT_EQ(ranks.size(), 2u);
+    ASSERT_EQ(kill(ranks[1], SIGKILL), 0);
+    const int status = test::wait_for(job, SECONDS_TO_END);
+    EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after rank 1 was killed";
+    EXPECT_NE(status, 0);
+    expect_ended_in_the_table(dir, ranks, table);
+    // The stopped rank 1 died before the table's plies were over: no traffic line.
+    EXPECT_EQ(store_test::read_bytes(dir / "tbgen.log").find(table + ": 2 ranks sent"), std::string::npos);
+    // mpirun names the rank and the signal. (Rank 0, ended by mpirun's SIGTERM, also says what a rerun
+    // does, unless mpirun's grace of a second before SIGKILL passes first on a loaded machine.)
+    const std::string said = store_test::read_bytes(out);
+    EXPECT_TRUE(std::regex_search(said, std::regex(R"(rank 1 .*exited on signal 9)"))) << said;
+    for (const std::string& checkpoint : {table + ".checkpoint", table + ".rank1.checkpoint"})
+        EXPECT_TRUE(fs::exists(dir / checkpoint) || fs::exists(dir / (checkpoint + ".next"))) << checkpoint;
+
+    const std::string needed = "was written by 2 ranks, and only as many resume it: run under mpirun -np 2";
+    const fs::path three = dir.string() + ".three";
+    EXPECT_GT(test::wait_for(test::start_shell(test::on_ranks(3, with_checkpoints), three), SECONDS_TO_END),
+              0);
+    EXPECT_NE(store_test::read_bytes(three).find(needed), std::string::npos) << store_test::read_bytes(three);
+    const test::AppOutcome alone = test::run_app("tbgen", with_checkpoints, dir.parent_path());
+    EXPECT_EQ(alone.status, 3);
+    EXPECT_NE(alone.err.find(needed), std::string::npos) << alone.err;
+
+    const fs::path rerun = dir.string() + ".rerun";
+    ASSERT_EQ(test::wait_for(test::start_shell(test::on_ranks(2, with_checkpoints), rerun), 600), 0)
+        << store_test::read_bytes(rerun);
+    const std::string log = store_test::read_bytes(dir / "tbgen.log");
+    EXPECT_TRUE(std::regex_search(
+        log, std::regex(table + ": resuming from .*" + table + R"(\.checkpoint at .*ply \d+ on 2 ranks)")))
+        << log;
+    EXPECT_TRUE(store_test::read_bytes(dir / (table + ".rtb")) ==
+                store_test::read_bytes(expected / (table + ".rtb")))
+        << "the resumed file differs from one process's";
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        for (const char* part : {".checkpoint", ".layers", ".slices", ".tmp", ".journal"})
+            EXPECT_EQ(name.find(part), std::string::npos) << name << " left behind";
+    }
 }
 #endif
 
@@ -111,41 +170,29 @@ TEST(TbgenMpiFault, NeedsMpi) {
     GTEST_SKIP() << "tbgen is built without MPI (scripts/setup.sh installs Open MPI)";
 }
 #else
-TEST_F(TbgenMpiFault, ARankKilledEndsTheJobAndTheRerunGivesTheFileOfOneProcess) {
-    const fs::path dir = with_sub_tables("killed"), out = base() / "killed.out";
-    const pid_t job = test::start_shell(test::on_ranks(2, ARGS + dir.string()), out);
-    ASSERT_GT(job, 0);
-    const std::vector<pid_t> ranks = ranks_held_in_the_table(dir, job);
-    ASSERT_EQ(ranks.size(), 2u);
-    ASSERT_EQ(kill(ranks[1], SIGKILL), 0);
-    const int status = test::wait_for(job, SECONDS_TO_END);
-    EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after rank 1 was killed";
-    EXPECT_NE(status, 0);
-    expect_ended_in_the_table(dir, ranks);
-    // The stopped rank 1 died before the table's plies were over: no traffic line.
-    EXPECT_EQ(store_test::read_bytes(dir / "tbgen.log").find(TABLE + ": 2 ranks sent"), std::string::npos);
-    // mpirun names the rank and the signal. (Rank 0, ended by mpirun's SIGTERM, also says what a rerun
-    // does, unless mpirun's grace of a second before SIGKILL passes first on a loaded machine.)
-    const std::string said = store_test::read_bytes(out);
-    EXPECT_TRUE(std::regex_search(said, std::regex(R"(rank 1 .*exited on signal 9)"))) << said;
+TEST_F(TbgenMpiFault, ARankKilledInTheMiddleOfATableEndsTheJobAndAsManyRanksResumeIt) {
+    expect_resumed_after_a_kill(TABLE, ARGS, with_sub_tables("killed"), TABLE + ": won in 11:", alone());
+}
 
-    const pid_t rerun = test::start_shell(test::on_ranks(2, ARGS + dir.string()), base() / "rerun.out");
-    ASSERT_EQ(test::wait_for(rerun, 600), 0) << store_test::read_bytes(base() / "rerun.out");
-    EXPECT_TRUE(store_test::read_bytes(dir / (TABLE + ".rtb")) ==
-                store_test::read_bytes(alone() / (TABLE + ".rtb")))
-        << "the rerun's file differs from one process's";
-    for (const auto& e : fs::directory_iterator(dir))
-        EXPECT_FALSE(e.path().extension() == ".tmp" || e.path().extension() == ".journal")
-            << e.path() << " left behind";
+// A pawn table's small slices, dealt to the ranks in batches, a checkpoint after each.
+TEST_F(TbgenMpiFault, APawnTableKilledInItsSlicesIsResumedByAsManyRanks) {
+    const std::string args = "KPvK -q --codec zstd --level 1 -t 1";
+    const fs::path one = base() / "pawns-alone", dir = base() / "pawns";
+    ASSERT_EQ(test::run_app("tbgen", args + " -o " + one.string(), base()).status, 0);
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(one))
+        if (!e.path().filename().string().starts_with("KPvK.") && e.path().filename() != "tbgen.log")
+            fs::copy_file(e.path(), dir / e.path().filename());
+    expect_resumed_after_a_kill("KPvK", args, dir, "KPvK slice 6 of 24 done", one);
 }
 
 TEST_F(TbgenMpiFault, SigintAndSigtermToMpirunEndEveryRank) {
     for (const int sig : {SIGINT, SIGTERM}) {
         const std::string name = "signal" + std::to_string(sig);
         const fs::path dir = with_sub_tables(name), out = base() / (name + ".out");
-        const pid_t job = test::start_shell(test::on_ranks(2, ARGS + dir.string()), out);
+        const pid_t job = test::start_shell(test::on_ranks(2, ARGS + " -o " + dir.string()), out);
         ASSERT_GT(job, 0);
-        const std::vector<pid_t> ranks = ranks_held_in_the_table(dir, job);
+        const std::vector<pid_t> ranks = ranks_stopped_at(dir, job, TABLE + ": solving");
         ASSERT_EQ(ranks.size(), 2u);
         ASSERT_EQ(kill(job, sig), 0);
         const int status = test::wait_for(job, SECONDS_TO_END);

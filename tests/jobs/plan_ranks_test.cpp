@@ -1,11 +1,16 @@
-// The memory plan of a table split over ranks by king pair: a rank's state, rank 0's write.
+// The plan of a table split over ranks by king pair: a rank's state, rank 0's write, and which
+// checkpoints the ranks resume.
 #include <gtest/gtest.h>
 
 #include "index/index_scheme.hpp"
+#include "index/rank_split.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/plan_tables.hpp"
+#include "solve/checkpoint.hpp"
 #include "store/estimates.hpp"
+#include "store/table_paths.hpp"
+#include "support/store_test_util.hpp"
 
 using namespace retro;
 
@@ -68,4 +73,39 @@ TEST(JobsPlanRanks, DryRunLinesSayEachRanksPeakAndWhatFits) {
         EXPECT_NE(lines[0].find(limit == four.peak() ? "  fits" : "  needs more"), std::string::npos)
             << lines[0];
     }
+}
+
+// A checkpoint is resumed by as many ranks as wrote it: the job is refused before it starts, naming
+// the number needed, and the refusal says how to start over.
+TEST(JobsPlanRanks, ACheckpointIsResumedByAsManyRanksOnly) {
+    store_test::ScratchDir dir("plan-ranks-checkpoint");
+    const Material krk = Material::parse("KRvK");
+    const auto written_by = [&](RankPart part) {
+        SweepState s;
+        const uint64_t held = king_pair_ranges(IndexScheme(krk), part.ranks)[size_t(part.rank)].size();
+        for (auto& codes : s.codes) codes.assign(held, state::NEVER_LOST);
+        write_checkpoint(checkpoint_path(dir.path, krk), krk, 0, &s, {}, part);
+    };
+    const auto refused_on = [&](int ranks) {
+        JobSettings settings;
+        settings.ranks = ranks;
+        return refusal(make_plan({krk}, dir.path, settings));
+    };
+    written_by({0, 2});
+    for (const int ranks : {1, 3}) {
+        const auto why = refused_on(ranks);
+        ASSERT_TRUE(why) << ranks;
+        EXPECT_NE(why->find("KRvK.checkpoint was written by 2 ranks, and only as many resume it: run under "
+                            "mpirun -np 2 to finish KRvK, or remove KRvK.checkpoint"),
+                  std::string::npos)
+            << *why;
+    }
+    EXPECT_FALSE(refused_on(2));
+    written_by({});
+    const auto why = refused_on(2);
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find("was written by one process, and only as many resume it: run tbgen without mpirun"),
+              std::string::npos)
+        << *why;
+    EXPECT_FALSE(refused_on(1));
 }

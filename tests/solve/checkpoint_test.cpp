@@ -12,6 +12,7 @@
 
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
+#include "index/rank_split.hpp"
 #include "store/table_paths.hpp"
 #include "support/checkpoint_test_util.hpp"
 #include "support/store_test_util.hpp"
@@ -107,15 +108,44 @@ TEST(Checkpoint, SliceAndSolvedValuesReadBack) {
     EXPECT_FALSE(read_checkpoint(path, pawnless));
 }
 
+TEST(Checkpoint, ARanksPartReadsBackAsThatRanksOnly) {
+    ScratchDir dir("checkpoint-ranks");
+    const Material m = Material::parse("KRvKN");
+    const IndexScheme scheme(m);
+    const fs::path path = dir.path / "KRvKN.rank1.checkpoint";
+    const RankPart part{1, 3};
+    // Rank 1 of 3 holds 154 of the 462 king pairs.
+    const SweepState s = some_state(scheme.size() / 462 * 154);
+    ASSERT_EQ(s.codes[WHITE].size(), king_pair_ranges(scheme, 3)[1].size());
+    write_checkpoint(path, m, 0, &s, {}, part);
+    const auto read = read_checkpoint(path, m, part);
+    ASSERT_TRUE(read && read->state);
+    EXPECT_EQ(read->part, part);
+    expect_same_state(*read->state, s);
+    EXPECT_EQ(checkpoint_ranks(path, m), 3);
+    EXPECT_FALSE(checkpoint_ranks(path, Material::parse("KRvKB")));
+    // Read as another rank's part, or as one process's.
+    for (const RankPart other : {RankPart{0, 3}, RankPart{2, 3}, RankPart{1, 2}, RankPart{}})
+        EXPECT_FALSE(read_checkpoint(path, m, other)) << other.rank << " of " << other.ranks;
+    // The whole index's state is not a rank's part.
+    const SweepState whole = some_state(scheme.size());
+    write_checkpoint(path, m, 0, &whole, {}, part);
+    EXPECT_FALSE(read_checkpoint(path, m, part));
+    write_checkpoint(path, m, 0, &whole, {});
+    EXPECT_TRUE(read_checkpoint(path, m));
+    EXPECT_EQ(checkpoint_ranks(path, m), 1);
+}
+
 TEST(Checkpoint, OlderVersionsAreRefused) {
     // Version 3 held a whole pawn table with its en passant edges, version 4 the values of the
-    // slices solved, where version 5 names the part of the slice store that holds them.
+    // slices solved, version 5 named the part of the slice store that holds them, and version 6
+    // names the rank whose part it holds.
     ScratchDir dir("checkpoint-v4");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
     const SweepState s = some_state(IndexScheme(m).size());
     write_checkpoint(path, m, 0, &s, {});
-    for (char version : {'3', '4'}) {
+    for (char version : {'3', '4', '5'}) {
         std::string bytes = read_bytes(path);
         bytes[7] = version;
         write_bytes(path, bytes);
