@@ -349,7 +349,7 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.slices_on_disk = b.memory.slices_on_disk;
     solve_options.promotions_in_part = b.memory.promotions_in_part;
     solve_options.waves_below = plan_.settings.waves_below;
-    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk && !options_.ranks;
+    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk;
     if (options_.ranks) {
         solve_options.ranks = options_.ranks;
         solve_options.checkpoint.clear();
