@@ -293,7 +293,8 @@ bool JobRun::build(const PlannedTable& t) {
             line += (r ? ", " : "") + std::to_string(r) + ": " + format_bytes(peaks[r]);
         if (!follows())
             report(m.name() + ": peak memory by rank " + line + " (estimated " +
-                   format_bytes(t.memory.peak()) + " per rank)");
+                   format_bytes(t.memory.peak()) + " at rank 0, " +
+                   format_bytes(t.memory.peak_not_writing()) + " at each other rank)");
         options_.ranks->barrier();
     }
     return true;
