@@ -31,7 +31,7 @@ std::vector<T, A> gathered(std::vector<T, A>&& mine, Ranks& ranks, Gathered wher
     const uint64_t total = ranks.sum(mine.size());  // every rank takes part
     std::vector<T, A> all(ranks.leads() || where == Gathered::Everywhere ? total : 0);
     ranks.gather(bytes_of(mine), bytes_of(all));
-    mine = {};
+    mine = std::vector<T, A>();  // freed: `= {}` would only clear it, its pages still held
     if (where == Gathered::Everywhere) ranks.broadcast(bytes_of(all), 0);
     return all;
 }
