@@ -85,13 +85,12 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     plan.completing = completing_bytes(m, false, completed_when_read);
     if (!m.has_pawns() && ranks > 1) {
         // Each rank's state and survey of its king pairs. Rank 0 gathers the table and the survey
-        // (solve/ranked_table.hpp): while the survey's bits come in, one kind and side at a time (a
-        // quarter of it), its own part is still held.
+        // (solve/ranked_table.hpp), the survey a quarter at a time (one kind of bits, one side): the
+        // last quarter received and placed beside the three placed before it.
         const uint64_t held = largest_rank_entries(IndexScheme(m), ranks);
-        const uint64_t held_survey = settles ? survey_bytes(held) : 0;
         plan.ranks = ranks;
-        plan.state = sweep_state_bytes(held) + held_survey;
-        plan.writing = table + survey + (settles ? held_survey + survey / 4 : 0);
+        plan.state = sweep_state_bytes(held) + (settles ? survey_bytes(held) : 0);
+        plan.writing = table + survey + survey / 4;
         return plan;
     }
     if (!m.has_pawns()) {
@@ -103,7 +102,8 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     const uint64_t whole_promotions = subtables_bytes(m, Reached::SameMen);
     // On several ranks a slice is split over them by king pair, or solved by one rank beside the
     // others of its wave when small, then held whole at every rank for the pushes of the slices after
-    // it (solve/solver.cpp); the ranks find no survey. Rank 0 writes the table.
+    // it (solve/solver.cpp). Each rank finds the survey of what it solves and sends it to rank 0,
+    // which gathers the table's as one process does, and writes the table.
     uint64_t rank_share = 0;
     if (ranks > 1) {
         plan.ranks = ranks;
@@ -117,10 +117,11 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     for (const auto& way : ways) {
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
-        const bool settled = ranks == 1 && !way.on_disk && !way.in_part;
+        const bool settled = !way.on_disk && !way.in_part;
         plan.state = ranks > 1
-                         ? sweep_state_bytes(rank_share)
+                         ? sweep_state_bytes(rank_share) + (settled && settles ? survey_bytes(rank_share) : 0)
                          : sweep_state_bytes(slice) * slices_at_once(m, threads) + (settled ? survey : 0);
+        plan.gathered_survey = ranks > 1 && settled ? survey : 0;
         // With the slices on disk, a slice reads back those its pushes reach, and a batch of a wave
         // holds its solved slices until it ends (on ranks, every rank's share of the batch, and a split
         // slice put together whole).
@@ -146,6 +147,7 @@ std::string MemoryPlan::text() const {
     if (promotions)
         s += (own && slices_on_disk && promotions_in_part ? " or " : ", ") +
              bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
+    if (gathered_survey) s += ", " + bytes_text("survey at rank 0", gathered_survey);
     s += ", " + bytes_text("captures", captures) + "), writing " + (ranks > 1 ? "(rank 0) " : "") +
          format_bytes(written()) + ", reading sub-tables " + format_bytes(reading());
     return s;

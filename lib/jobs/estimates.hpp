@@ -51,17 +51,23 @@ struct MemoryPlan {
     // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
     // 8.7 MiB, 64 threads: 278 MiB; 5.9 and 189 MiB for self-contained files).
     uint64_t codecs = 0;
-    // The ranks that solve the table together (a pawnless table under mpirun): the figures above are
-    // then a rank's, the most any rank holds of the state (its king pairs), and `writing` rank 0's,
-    // which gathers the table and writes it. 1: one process.
+    // The ranks that solve the table together (under mpirun): the figures above are then a rank's,
+    // the most any rank holds of the state (its king pairs, or its slices of a wave), and `writing`
+    // rank 0's, which gathers the table and writes it. 1: one process.
     int ranks = 1;
+    // On ranks, the survey of a pawn table's slices that rank 0 gathers as they are solved (the
+    // others send theirs on): held while solving by rank 0 alone.
+    uint64_t gathered_survey = 0;
 
     // A pawn's slice either pushes (the slices reached read back) or promotes (its part of the
     // tables promoted into), never both: solved the lean way, a slice holds the larger bound.
     uint64_t own_and_promotions() const {
         return slices_on_disk && promotions_in_part ? std::max(own, promotions) : own + promotions;
     }
-    uint64_t solving() const { return PROCESS_BYTES + codecs + state + own_and_promotions() + captures; }
+    // Rank 0's, on ranks.
+    uint64_t solving() const {
+        return PROCESS_BYTES + codecs + state + gathered_survey + own_and_promotions() + captures;
+    }
     uint64_t written() const {
         return PROCESS_BYTES + codecs + writing + captures + (promotions_in_part ? 0 : promotions);
     }
@@ -74,7 +80,7 @@ struct MemoryPlan {
     uint64_t peak() const { return std::max({solving(), written(), reading()}); }
     // Of a table solved by ranks, the peak of the ranks that do not write (peak() is rank 0's, which
     // gathers the whole table to write it).
-    uint64_t peak_not_writing() const { return std::max(solving(), reading()); }
+    uint64_t peak_not_writing() const { return std::max(solving() - gathered_survey, reading()); }
     // "solving 1.15 GiB (process 12.0 MiB, codecs 8.68 MiB, state 261 MiB, own slices read back 261 MiB or
     // promotions in part 521 MiB, captures 380 MiB), writing 1.15 GiB, reading sub-tables 1.02 GiB";
     // solved by ranks: "per rank of 4: solving ..., writing (rank 0) ...".
@@ -84,7 +90,7 @@ struct MemoryPlan {
 // `codecs`: MemoryPlan::codecs; `completed_when_read(sub)`: whether sub-table `sub` is completed as
 // it is read (a settled file without an exact copy; empty: every one); `threads`: the job's, as
 // many slices as there are threads being solved at once where they are solved in waves; `ranks`: the
-// processes that solve a pawnless table together (a pawn table is solved by one, whatever `ranks`).
+// processes that solve the table together.
 MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t limit = UINT64_MAX,
                        bool settles = true, uint64_t codecs = 0,
                        const std::function<bool(const Material&)>& completed_when_read = {}, int threads = 1,

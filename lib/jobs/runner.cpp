@@ -301,7 +301,8 @@ bool JobRun::build(const PlannedTable& t) {
             line += (r ? ", " : "") + std::to_string(r) + ": " + format_bytes(peaks[r]);
         if (!follows())
             report(m.name() + ": peak memory by rank " + line + " (estimated " +
-                   format_bytes(t.memory.peak()) + " per rank)");
+                   format_bytes(t.memory.peak()) + " at rank 0, " +
+                   format_bytes(t.memory.peak_not_writing()) + " at each other rank)");
         options_.ranks->barrier();
     }
     return true;
@@ -357,7 +358,7 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.slices_on_disk = b.memory.slices_on_disk;
     solve_options.promotions_in_part = b.memory.promotions_in_part;
     solve_options.waves_below = plan_.settings.waves_below;
-    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk && !options_.ranks;
+    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk;
     if (options_.ranks) {
         solve_options.ranks = options_.ranks;
         solve_options.checkpoint = rank_checkpoint_path(plan_.dir, m, options_.ranks->rank());

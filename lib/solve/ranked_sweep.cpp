@@ -43,7 +43,7 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
         for (size_t r = 0; r < box.to.size(); ++r) {
             traffic.crossing += box.to[r].size();
             outgoing[r].insert(outgoing[r].end(), box.to[r].begin(), box.to[r].end());
-            box.to[r] = {};
+            box.to[r] = std::vector<uint64_t>();  // freed: `= {}` would only clear it
         }
     }
     for (const auto& batch : outgoing) traffic.bytes_sent += batch.size() * sizeof(uint64_t);

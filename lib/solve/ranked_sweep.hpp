@@ -17,14 +17,16 @@
 namespace retro {
 
 // What one rank sent to the others while a table was solved: its sweeps' updates, and a pawn table's
-// solved slices, which every rank holds whole.
+// solved slices, which every rank holds whole (their surveys rank 0 alone).
 struct RankTraffic {
-    uint64_t entries = 0;      // per side, of the schemes solved (the table's, or its slices')
-    uint64_t held = 0;         // of them, those this rank held
-    uint64_t updates = 0;      // predecessor updates this rank's layers gave
-    uint64_t crossing = 0;     // of them, for entries another rank holds
-    uint64_t bytes_sent = 0;   // 8 per crossing update: the index, the side in its top bit
-    uint64_t slice_bytes = 0;  // of the slices' values this rank sent to the others, once per rank
+    uint64_t entries = 0;     // per side, of the schemes solved (the table's, or its slices')
+    uint64_t held = 0;        // of them, those this rank held
+    uint64_t updates = 0;     // predecessor updates this rank's layers gave
+    uint64_t crossing = 0;    // of them, for entries another rank holds
+    uint64_t bytes_sent = 0;  // 8 per crossing update: the index, the side in its top bit
+    // Of the slices' values this rank sent to the others, once per rank, and of their surveys, which
+    // it sent rank 0.
+    uint64_t slice_bytes = 0;
 };
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;

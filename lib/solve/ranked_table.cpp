@@ -1,7 +1,6 @@
 #include "solve/ranked_table.hpp"
 
 #include <array>
-#include <cassert>
 
 #include "index/rank_split.hpp"
 
@@ -32,7 +31,7 @@ std::vector<T, A> gathered(std::vector<T, A>&& mine, Ranks& ranks, Gathered wher
     const uint64_t total = ranks.sum(mine.size());  // every rank takes part
     std::vector<T, A> all(ranks.leads() || where == Gathered::Everywhere ? total : 0);
     ranks.gather(bytes_of(mine), bytes_of(all));
-    mine = {};
+    mine = std::vector<T, A>();  // freed: `= {}` would only clear it, its pages still held
     if (where == Gathered::Everywhere) ranks.broadcast(bytes_of(all), 0);
     return all;
 }
@@ -55,29 +54,55 @@ std::vector<uint64_t> placed_bits(const std::vector<uint64_t>& received,
     return whole;
 }
 
+// Rank 0 receives the survey bits each rank found of its range of the scheme (`part`, word-aligned
+// from the range's first entry; empty at a rank that holds nothing) and returns the scheme's whole
+// survey, counts left to count. The others return none; each part is freed a quarter at a time as it
+// is sent, and rank 0 builds the whole one quarter at a time, beside the quarter it receives.
+std::optional<WriteSurvey> survey_at_rank_zero(WriteSurvey&& part, const std::vector<IndexRange>& ranges,
+                                               uint64_t entries, Ranks& ranks) {
+    WriteSurvey whole;
+    for (int side = 0; side < 2; ++side)
+        for (auto [mine, all] :
+             {std::pair{&part.legal, &whole.legal}, std::pair{&part.settled, &whole.settled}}) {
+            const std::vector<uint64_t> received = gathered(std::move(mine->words[side]), ranks);
+            if (ranks.leads()) all->words[side] = placed_bits(received, ranges, entries);
+        }
+    if (!ranks.leads()) return std::nullopt;
+    return whole;
+}
+
 }  // namespace
 
-SolvedScheme gather_everywhere(SolvedScheme&& mine, Ranks& ranks) {
-    assert(!mine.survey);  // the ranks find none (jobs/runner.cpp)
+SolvedScheme gather_everywhere(const IndexScheme& scheme, SolvedScheme&& mine, Ranks& ranks) {
     SolvedScheme all;
     for (int side = 0; side < 2; ++side) {
         all.bytes[side] = gathered(std::move(mine.bytes[side]), ranks, Gathered::Everywhere);
         all.long_values[side] = gathered(std::move(mine.long_values[side]), ranks, Gathered::Everywhere);
     }
+    // Every rank has a survey, or none does: the same options ask for it.
+    if (mine.survey)
+        all.survey = survey_at_rank_zero(std::move(*mine.survey), king_pair_ranges(scheme, ranks.size()),
+                                         scheme.size(), ranks);
     return all;
 }
 
-SolvedScheme shared_from(SolvedScheme&& values, int owner, Ranks& ranks) {
-    assert(!values.survey);
-    // The others learn the sizes first: only the owner solved the scheme.
-    std::array<uint64_t, 4> sizes{values.bytes[WHITE].size(), values.bytes[BLACK].size(),
-                                  values.long_values[WHITE].size(), values.long_values[BLACK].size()};
+SolvedScheme shared_from(const IndexScheme& scheme, SolvedScheme&& values, int owner, Ranks& ranks) {
+    // The others learn the sizes first, and whether there is a survey: only the owner solved the scheme.
+    std::array<uint64_t, 5> sizes{values.bytes[WHITE].size(), values.bytes[BLACK].size(),
+                                  values.long_values[WHITE].size(), values.long_values[BLACK].size(),
+                                  values.survey.has_value()};
     ranks.broadcast(bytes_of(sizes), owner);
     for (int side = 0; side < 2; ++side) {
         values.bytes[side].resize(sizes[size_t(side)]);
         values.long_values[side].resize(sizes[size_t(2 + side)]);
         ranks.broadcast(bytes_of(values.bytes[side]), owner);
         ranks.broadcast(bytes_of(values.long_values[side]), owner);
+    }
+    if (sizes[4]) {
+        std::vector<IndexRange> ranges(size_t(ranks.size()));  // the owner's is the whole scheme
+        ranges[size_t(owner)] = {0, scheme.size()};
+        values.survey = survey_at_rank_zero(values.survey ? std::move(*values.survey) : WriteSurvey{}, ranges,
+                                            scheme.size(), ranks);
     }
     return std::move(values);
 }
@@ -93,15 +118,7 @@ SolvedTable gather_table(const Material& m, SolvedScheme&& mine, Ranks& ranks) {
     }
     // Every rank has a survey, or none does: the same options ask for it.
     std::optional<WriteSurvey> survey;
-    if (mine.survey) {
-        survey = empty_survey(ranks.leads() ? scheme.size() : 0);
-        for (int side = 0; side < 2; ++side)
-            for (auto [part, whole] : {std::pair{&mine.survey->legal, &survey->legal},
-                                       std::pair{&mine.survey->settled, &survey->settled}}) {
-                const std::vector<uint64_t> received = gathered(std::move(part->words[side]), ranks);
-                if (ranks.leads()) whole->words[side] = placed_bits(received, ranges, scheme.size());
-            }
-    }
+    if (mine.survey) survey = survey_at_rank_zero(std::move(*mine.survey), ranges, scheme.size(), ranks);
     if (!ranks.leads()) return {};
     return {std::make_unique<Table>(m, std::move(bytes), std::move(long_values)), nullptr, std::move(survey)};
 }

@@ -14,12 +14,15 @@ namespace retro {
 // and returns the whole table; the others return nothing. Each rank's own values are freed once sent.
 SolvedTable gather_table(const Material& m, SolvedScheme&& mine, Ranks& ranks);
 
-// Every rank receives every rank's values of a scheme (the bytes of its king pairs, both sides to
-// move, and its long values), in rank order, which is index order: the whole scheme's values.
-SolvedScheme gather_everywhere(SolvedScheme&& mine, Ranks& ranks);
+// Every rank receives every rank's values of `scheme` (the bytes of its king pairs, both sides to
+// move, and its long values), in rank order, which is index order: the whole scheme's values. Rank 0
+// alone, which writes the table, receives every rank's part of the writer's survey, when they have
+// one: the others return none.
+SolvedScheme gather_everywhere(const IndexScheme& scheme, SolvedScheme&& mine, Ranks& ranks);
 
-// Every rank receives the values of a scheme that rank `owner` solved alone (`values`, empty at the
-// others): a pawn table's small slice, dealt to one rank.
-SolvedScheme shared_from(SolvedScheme&& values, int owner, Ranks& ranks);
+// Every rank receives the values of `scheme` that rank `owner` solved alone (`values`, empty at the
+// others): a pawn table's small slice, dealt to one rank. Its survey, when it has one, goes to rank 0
+// alone: the others return none.
+SolvedScheme shared_from(const IndexScheme& scheme, SolvedScheme&& values, int owner, Ranks& ranks);
 
 }  // namespace retro

@@ -13,8 +13,10 @@ SolvedSlices::SolvedSlices(const Material& m, const std::vector<PawnConfig>& con
                            const SolveOptions& options, std::unique_ptr<SliceStore> store, int first)
     : material_(m), configs_(configs), options_(options), store_(std::move(store)) {
     // The store keeps the slices on disk for checkpoints, and is their only copy when they are to
-    // stay there.
-    if (!store_ && (options_.slices_on_disk || !options_.checkpoint.empty()))
+    // stay there. On ranks, rank 0 keeps one even without checkpoints: the table it writes is then put
+    // together from the store, not beside the slices in memory (assembled()).
+    const bool writes_on_ranks = options_.ranks && options_.ranks->leads();
+    if (!store_ && (options_.slices_on_disk || !options_.checkpoint.empty() || writes_on_ranks))
         store_ = std::make_unique<SliceStore>(
             options_.checkpoint.empty() ? std::filesystem::path() : slice_store_path(options_.checkpoint), m);
     // Held in memory unless they are to stay on disk: every slice solved, for the pushes.

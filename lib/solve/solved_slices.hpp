@@ -1,6 +1,7 @@
 // A pawn table's slices solved so far, in the order they are solved: held in memory with their
-// surveys, kept in the slice store on disk (for checkpoints, or as their only copy when
-// SolveOptions::slices_on_disk), or both; at the end, the solved table they make.
+// surveys (on ranks, rank 0 alone has them, as it alone writes), kept in the slice store on disk (for
+// checkpoints, or as their only copy when SolveOptions::slices_on_disk), or both; at the end, the
+// solved table they make.
 #pragma once
 
 #include <memory>

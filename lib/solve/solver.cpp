@@ -78,7 +78,8 @@ private:
     enum class Held { SplitByKingPair, Whole, None };
 
     // Counts a scheme solved on ranks for the table's traffic line: its entries, those this rank
-    // held, and the values it sends the others (`sent`, when it hands them a slice).
+    // held, and the values it sends the others (`sent`, when it hands them a slice), with its survey,
+    // which goes to rank 0 alone.
     void count_on_ranks(const IndexScheme& scheme, Held held, const SolvedScheme* sent) {
         Ranks& ranks = *options_.ranks;
         traffic_.entries += scheme.size();
@@ -86,10 +87,14 @@ private:
             traffic_.held += king_pair_ranges(scheme, ranks.size())[size_t(ranks.rank())].size();
         if (held == Held::Whole) traffic_.held += scheme.size();
         if (!sent) return;
-        uint64_t bytes = 0;
-        for (int side = 0; side < 2; ++side)
+        uint64_t bytes = 0, survey_words = 0;
+        for (int side = 0; side < 2; ++side) {
             bytes += sent->bytes[side].size() + sent->long_values[side].size() * sizeof(Table::LongValue);
-        traffic_.slice_bytes += bytes * uint64_t(ranks.size() - 1);
+            if (sent->survey && !ranks.leads())
+                survey_words +=
+                    sent->survey->legal.words[side].size() + sent->survey->settled.words[side].size();
+        }
+        traffic_.slice_bytes += bytes * uint64_t(ranks.size() - 1) + survey_words * sizeof(uint64_t);
     }
 
     std::filesystem::path log_path() const {
@@ -215,7 +220,7 @@ private:
         SolvedScheme values = slice_values(scheme, k, ply_lines, SliceRun::Alone, std::move(state));
         if (options_.ranks) {
             count_on_ranks(scheme, Held::SplitByKingPair, &values);
-            values = gather_everywhere(std::move(values), *options_.ranks);
+            values = gather_everywhere(scheme, std::move(values), *options_.ranks);
         }
         return as_slice(scheme, std::move(values));
     }
@@ -268,7 +273,7 @@ private:
             if (options_.ranks) {
                 const bool own = dealt_to(j) == rank;
                 count_on_ranks(scheme, own ? Held::Whole : Held::None, own ? &v : nullptr);
-                v = shared_from(std::move(v), dealt_to(j), *options_.ranks);
+                v = shared_from(scheme, std::move(v), dealt_to(j), *options_.ranks);
             }
             out.push_back(as_slice(scheme, std::move(v)));
         }

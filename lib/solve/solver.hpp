@@ -65,10 +65,10 @@ struct SolveOptions {
     // A table solved whole comes with the survey its writer needs to settle values by exits
     // (SolvedTable::survey): 2 bits per entry and side while it is solved.
     bool survey_exits = false;
-    // The ranks that solve a pawnless table together (solve/ranked_sweep.hpp), each holding the state
-    // of its king pairs; rank 0 gets the whole table, the others none. nullptr: this process alone.
-    // Each rank checkpoints its part at its own `checkpoint` path, all at the same points (solve/resume.hpp
-    // says how they agree on one); the stop is not polled: every rank must reach each step.
+    // The ranks that solve a table together (solve/ranked_sweep.hpp), each holding the state of its
+    // king pairs; rank 0 gets the whole table, the others none. nullptr: this process alone. Each rank
+    // checkpoints its part at its own `checkpoint` path, all at the same points (solve/resume.hpp says
+    // how they agree on one); the stop is not polled: every rank must reach each step.
     Ranks* ranks = nullptr;
 };
 

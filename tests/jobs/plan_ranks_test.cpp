@@ -27,12 +27,13 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_EQ(per_rank(1).ranks, 1);
     // Two ranks hold 231 king pairs each, four at most 116 of 462: 2 bytes per entry (both sides)
     // and the survey of their entries. Rank 0 gathers the table (2 bytes per entry) and the survey,
-    // a quarter of it at a time, beside its own part of the survey.
+    // a quarter of it at a time: the last quarter received and placed beside the three before it.
     const uint64_t two = 231 * per_pair, four = 116 * per_pair;
     EXPECT_EQ(per_rank(2).state, 2 * two + survey_bytes(two));
     EXPECT_EQ(per_rank(4).state, 2 * four + survey_bytes(four));
-    EXPECT_EQ(per_rank(2).writing, 2 * entries + survey + survey_bytes(two) + survey / 4);
-    EXPECT_EQ(per_rank(4).writing, 2 * entries + survey + survey_bytes(four) + survey / 4);
+    EXPECT_EQ(per_rank(2).writing, 2 * entries + survey + survey / 4);
+    EXPECT_EQ(per_rank(4).writing, 2 * entries + survey + survey / 4);
+    EXPECT_EQ(per_rank(4).gathered_survey, 0u);  // gathered once solved, while writing
     // Self-contained files: no survey.
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).state, 2 * four);
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).writing, 2 * entries);
@@ -41,13 +42,32 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_NE(per_rank(4).text().find("per rank of 4: solving"), std::string::npos) << per_rank(4).text();
     EXPECT_NE(per_rank(4).text().find("writing (rank 0)"), std::string::npos) << per_rank(4).text();
     // A pawn table's slices are split too: each of KRPvKR's 24 slices has 3612 king pairs (the pawn
-    // fixed, both images) of 62 x 62 rook squares, 903 pairs at each of 4 ranks. Every rank holds the
-    // solved slices, the whole table as one process does.
+    // fixed, both images) of 62 x 62 rook squares, 903 pairs at each of 4 ranks, with the survey of
+    // those entries. Every rank holds the solved slices, the whole table as one process does; rank 0
+    // alone gathers the slices' surveys, the table's, which it writes with.
     const Material krpkr = Material::parse("KRPvKR");
+    const uint64_t slice_share = 903 * 62 * 62, krpkr_entries = IndexScheme(krpkr).size();
+    ASSERT_EQ(krpkr_entries, 24 * 3612 * 62 * 62u);
     const MemoryPlan pawns_on_four = memory_plan(krpkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, 4);
-    EXPECT_EQ(pawns_on_four.state, 2 * 903 * 62 * 62u);
+    EXPECT_EQ(pawns_on_four.state, 2 * slice_share + survey_bytes(slice_share));
     EXPECT_EQ(pawns_on_four.own, memory_plan(krpkr).own);
     EXPECT_EQ(pawns_on_four.ranks, 4);
+    EXPECT_EQ(pawns_on_four.gathered_survey, survey_bytes(krpkr_entries));
+    EXPECT_EQ(pawns_on_four.writing, 2 * krpkr_entries + survey_bytes(krpkr_entries));
+    EXPECT_EQ(pawns_on_four.writing, memory_plan(krpkr).writing);  // as one process writes it
+    EXPECT_EQ(pawns_on_four.solving() - pawns_on_four.peak_not_writing(), survey_bytes(krpkr_entries));
+    EXPECT_NE(pawns_on_four.text().find("survey at rank 0 " + format_bytes(survey_bytes(krpkr_entries))),
+              std::string::npos)
+        << pawns_on_four.text();
+    // Self-contained, or with the slices on disk: no survey at any rank.
+    const MemoryPlan self_contained = memory_plan(krpkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4);
+    EXPECT_EQ(self_contained.state, 2 * slice_share);
+    EXPECT_EQ(self_contained.gathered_survey, 0u);
+    EXPECT_EQ(self_contained.writing, 2 * krpkr_entries);
+    const MemoryPlan lean = memory_plan(krpkr, 1, UINT64_MAX, true, 0, {}, 1, 4);
+    ASSERT_TRUE(lean.slices_on_disk);
+    EXPECT_EQ(lean.state, 2 * slice_share);
+    EXPECT_EQ(lean.gathered_survey, 0u);
 }
 
 TEST(JobsPlanRanks, DryRunLinesSayEachRanksPeakAndWhatFits) {
