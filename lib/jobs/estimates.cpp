@@ -16,6 +16,7 @@
 #include "index/rank_split.hpp"
 #include "jobs/completion_chain.hpp"
 #include "solve/estimates.hpp"
+#include "solve/ranked_sweep.hpp"
 #include "solve/solver.hpp"
 
 namespace retro {
@@ -71,6 +72,17 @@ std::string bytes_text(const char* what, uint64_t bytes) {
 
 }  // namespace
 
+namespace {
+
+// The update batches of a round of a ply's sweep on ranks (MemoryPlan::exchange).
+uint64_t exchange_bytes(const IndexScheme& scheme, int ranks) {
+    const uint64_t entries = std::min(round_entries(scheme, ranks, SolveOptions{}.exchange_round_entries),
+                                      largest_rank_entries(scheme, ranks));
+    return 2 * entries * sizeof(uint64_t);
+}
+
+}  // namespace
+
 MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool settles, uint64_t codecs,
                        const std::function<bool(const Material&)>& completed_when_read, int threads,
                        int ranks) {
@@ -90,6 +102,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
         const uint64_t held = largest_rank_entries(IndexScheme(m), ranks);
         plan.ranks = ranks;
         plan.state = sweep_state_bytes(held) + (settles ? survey_bytes(held) : 0);
+        plan.exchange = exchange_bytes(IndexScheme(m), ranks);
         plan.writing = table + survey + survey / 4;
         return plan;
     }
@@ -108,8 +121,11 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     if (ranks > 1) {
         plan.ranks = ranks;
         rank_share = solved_in_waves(m) ? slice * slices_at_once(m, threads) : 0;
-        for (const PawnConfig& c : pawn_configs(m))
-            rank_share = std::max(rank_share, largest_rank_entries(IndexScheme(m, c), ranks));
+        for (const PawnConfig& c : pawn_configs(m)) {
+            const IndexScheme scheme(m, c);
+            rank_share = std::max(rank_share, largest_rank_entries(scheme, ranks));
+            plan.exchange = std::max(plan.exchange, exchange_bytes(scheme, ranks));
+        }
     }
     const struct {
         bool on_disk, in_part;
@@ -147,6 +163,7 @@ std::string MemoryPlan::text() const {
     if (promotions)
         s += (own && slices_on_disk && promotions_in_part ? " or " : ", ") +
              bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
+    if (exchange) s += ", " + bytes_text("updates exchanged", exchange);
     if (gathered_survey) s += ", " + bytes_text("survey at rank 0", gathered_survey);
     s += ", " + bytes_text("captures", captures) + "), writing " + (ranks > 1 ? "(rank 0) " : "") +
          format_bytes(written()) + ", reading sub-tables " + format_bytes(reading());

@@ -58,6 +58,9 @@ struct MemoryPlan {
     // On ranks, the survey of a pawn table's slices that rank 0 gathers as they are solved (the
     // others send theirs on): held while solving by rank 0 alone.
     uint64_t gathered_survey = 0;
+    // On ranks, the update batches of one round of a ply's sweep (solve/ranked_sweep.hpp): 8 bytes per
+    // entry of the round and side, as if each gave one update for another rank.
+    uint64_t exchange = 0;
 
     // A pawn's slice either pushes (the slices reached read back) or promotes (its part of the
     // tables promoted into), never both: solved the lean way, a slice holds the larger bound.
@@ -66,7 +69,7 @@ struct MemoryPlan {
     }
     // Rank 0's, on ranks.
     uint64_t solving() const {
-        return PROCESS_BYTES + codecs + state + gathered_survey + own_and_promotions() + captures;
+        return PROCESS_BYTES + codecs + state + exchange + gathered_survey + own_and_promotions() + captures;
     }
     uint64_t written() const {
         return PROCESS_BYTES + codecs + writing + captures + (promotions_in_part ? 0 : promotions);

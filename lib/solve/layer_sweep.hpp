@@ -62,29 +62,41 @@ struct CountDown {
     }
 };
 
-// The layer n of `side`: calls update(~side, p) for every predecessor p of every entry decided in
-// exactly n plies (of those this process holds), logs those entries and marks them done; returns how
-// many there were. The chunks are scanned in parallel and logged in index order. A side with no entry
-// pending at n is not scanned: in most tables one side hardly ever loses, the other hardly ever wins.
-// No entry becomes pending at n while layer n is swept (its wins and losses are n + 1 or longer), so
-// the flag is cleared after.
+// Whether layer n of `side` may hold entries, taking its pending flag: a side with no entry pending
+// at n is not scanned (in most tables one side hardly ever loses, the other hardly ever wins). No
+// entry becomes pending at n while layer n is swept (its wins and losses are n + 1 or longer), so the
+// flag is cleared before.
+inline bool take_layer(SchemeContext& c, Color side, int n) {
+    auto& flag = c.pending[side][c.window.code(n)];
+    if (!flag.load(std::memory_order_relaxed)) return false;
+    flag.store(false, std::memory_order_relaxed);
+    return true;
+}
+
+// The chunks of SWEEP_CHUNK entries a layer's sweep takes, of those this process holds.
+inline uint64_t layer_chunks(const SchemeContext& c) {
+    return (c.owned.size() + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
+}
+
+// Chunks [first, end) of layer n of `side` (taken by take_layer): calls update(~side, p) for every
+// predecessor p of every entry decided in exactly n plies, logs those entries and marks them done;
+// returns how many there were. The chunks are scanned in parallel and logged in index order.
 template <class Update>
-uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
+uint64_t sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update,
+                            uint64_t first, uint64_t end) {
     auto& codes = c.state.codes[side];
     const state::Code wanted = c.window.code(n), done = n % 2 ? state::DONE_WIN : state::DONE_LOSS;
-    if (!c.pending[side][wanted].load(std::memory_order_relaxed)) return 0;
-    c.pending[side][wanted].store(false, std::memory_order_relaxed);
-    const uint64_t size = c.owned.size(), chunks = (size + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
+    const uint64_t size = c.owned.size();
     uint64_t count = 0;
     par::ordered_pipeline(
-        chunks, 4 * size_t(tbb::this_task_arena::max_concurrency()),
-        [&](uint64_t chunk) {
+        end - first, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+        [&](uint64_t k) {
             LayerChunk found;
-            const uint64_t end = std::min(size, (chunk + 1) * SWEEP_CHUNK);
-            for_each_code(codes, chunk * SWEEP_CHUNK, end, wanted, wanted, [&](uint64_t local) {
+            const uint64_t chunk = first + k, last = std::min(size, (chunk + 1) * SWEEP_CHUNK);
+            for_each_code(codes, chunk * SWEEP_CHUNK, last, wanted, wanted, [&](uint64_t local) {
                 const uint64_t i = c.owned.begin + local;
                 const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
-                for (int k = 0; k < preds.size; ++k) update(~side, preds.items[k]);
+                for (int j = 0; j < preds.size; ++j) update(~side, preds.items[j]);
                 found.add(i);
                 codes[local] = done;
             });
@@ -96,6 +108,12 @@ uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const U
             count += found.size();
         });
     return count;
+}
+
+// The whole layer n of `side` (sweep_layer_chunks), when it may hold entries.
+template <class Update>
+uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
+    return take_layer(c, side, n) ? sweep_layer_chunks(c, log, side, n, update, 0, layer_chunks(c)) : 0;
 }
 
 // Sweeps layer n of both sides: wins offered before the losses of an even n, counters counted down

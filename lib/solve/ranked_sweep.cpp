@@ -2,9 +2,12 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "solve/layer_sweep.hpp"
+#include "solve/solver.hpp"
 
 namespace retro {
 
@@ -18,6 +21,30 @@ struct Outbox {
     std::vector<std::vector<uint64_t>> to;
     uint64_t updates = 0;
 };
+
+// Sends the updates the threads' outboxes hold to the ranks holding their entries (freeing the
+// outboxes), and applies those the others sent.
+template <class Update>
+void exchange_updates(tbb::enumerable_thread_specific<Outbox>& outboxes, Ranks& ranks, const Update& update,
+                      RankTraffic& traffic) {
+    std::vector<std::vector<uint64_t>> outgoing(size_t(ranks.size()));
+    for (Outbox& box : outboxes) {
+        traffic.updates += box.updates;
+        box.updates = 0;
+        for (size_t r = 0; r < box.to.size(); ++r) {
+            traffic.crossing += box.to[r].size();
+            outgoing[r].insert(outgoing[r].end(), box.to[r].begin(), box.to[r].end());
+            box.to[r] = std::vector<uint64_t>();  // freed: `= {}` would only clear it
+        }
+    }
+    for (const auto& batch : outgoing) traffic.bytes_sent += batch.size() * sizeof(uint64_t);
+    const std::vector<uint64_t> received = ranks.exchange(outgoing);
+    outgoing = std::vector<std::vector<uint64_t>>();
+    par::parallel_for(tbb::blocked_range<size_t>(0, received.size(), GRAIN), [&](const auto& r) {
+        for (size_t k = r.begin(); k < r.end(); ++k)
+            update(received[k] & BLACK_BIT ? BLACK : WHITE, received[k] & ~BLACK_BIT);
+    });
+}
 
 template <class Update>
 uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, const Update& update,
@@ -34,30 +61,36 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
         else
             box.to[size_t(rank_holding(ranges, p))].push_back(p | (side == BLACK ? BLACK_BIT : 0));
     };
+    // Every rank takes as many rounds, those of the largest share, each ending in an exchange. The
+    // updates of a ply commute, so applying another rank's between rounds changes nothing: none makes
+    // an entry of layer n.
+    const uint64_t round_chunks =
+                       round_entries(c.scheme, ranks.size(), c.options.exchange_round_entries) / SWEEP_CHUNK,
+                   chunks = layer_chunks(c),
+                   largest = (largest_rank_entries(c.scheme, ranks.size()) + SWEEP_CHUNK - 1) / SWEEP_CHUNK,
+                   rounds = std::max<uint64_t>(1, (largest + round_chunks - 1) / round_chunks);
+    const std::array<bool, 2> taken{take_layer(c, WHITE, n), take_layer(c, BLACK, n)};
     uint64_t found = 0;
-    for (Color side : {WHITE, BLACK}) found += sweep_layer(c, log, side, n, routed);
-
-    std::vector<std::vector<uint64_t>> outgoing(size_t(ranks.size()));
-    for (Outbox& box : outboxes) {
-        traffic.updates += box.updates;
-        for (size_t r = 0; r < box.to.size(); ++r) {
-            traffic.crossing += box.to[r].size();
-            outgoing[r].insert(outgoing[r].end(), box.to[r].begin(), box.to[r].end());
-            box.to[r] = std::vector<uint64_t>();  // freed: `= {}` would only clear it
-        }
+    for (uint64_t round = 0; round < rounds; ++round) {
+        const uint64_t first = std::min(chunks, round * round_chunks),
+                       end = std::min(chunks, first + round_chunks);
+        for (Color side : {WHITE, BLACK})
+            if (taken[side]) found += sweep_layer_chunks(c, log, side, n, routed, first, end);
+        exchange_updates(outboxes, ranks, update, traffic);
     }
-    for (const auto& batch : outgoing) traffic.bytes_sent += batch.size() * sizeof(uint64_t);
-    const std::vector<uint64_t> received = ranks.exchange(outgoing);
-    outgoing = {};
-    par::parallel_for(tbb::blocked_range<size_t>(0, received.size(), GRAIN), [&](const auto& r) {
-        for (size_t k = r.begin(); k < r.end(); ++k)
-            update(received[k] & BLACK_BIT ? BLACK : WHITE, received[k] & ~BLACK_BIT);
-    });
     agree_on_longest(c, ranks);
     return ranks.sum(found);
 }
 
 }  // namespace
+
+uint64_t round_entries(const IndexScheme& scheme, int ranks, uint64_t least) {
+    const uint64_t least_chunks = std::max<uint64_t>(1, least / SWEEP_CHUNK),
+                   largest = (largest_rank_entries(scheme, ranks) + SWEEP_CHUNK - 1) / SWEEP_CHUNK,
+                   rounds =
+                       std::clamp<uint64_t>((largest + least_chunks - 1) / least_chunks, 1, EXCHANGE_ROUNDS);
+    return std::max<uint64_t>(1, (largest + rounds - 1) / rounds) * SWEEP_CHUNK;
+}
 
 uint64_t sweep_ply_on_ranks(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, RankTraffic& traffic) {
     return n % 2 ? sweep_and_exchange(c, log, n, ranks, CountDown{c, n}, traffic)

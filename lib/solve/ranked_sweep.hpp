@@ -1,8 +1,9 @@
 // The layer sweeps of a table solved by several ranks (SolveOptions::ranks), each holding the state of
 // a run of king pairs (index/rank_split.hpp). Per ply, each rank sweeps its own layer entries and
 // applies the updates of the predecessors it holds at once (layer_sweep.hpp's OfferWin and
-// CountDown); the others go into one batch per rank, exchanged in one step, and each rank then
-// applies what it received with the same steps. The updates of a ply commute, so the state after it
+// CountDown); the others go into one batch per rank, exchanged after each round of
+// SolveOptions::exchange_round_entries entries, and each rank then applies what it received with the
+// same steps. The updates of a ply commute, so the state after it
 // is that of one process: a win is written once whoever offers it, a counter counts down
 // atomically, and the loss written when one reaches zero depends only on the ply and the exits.
 #pragma once
@@ -28,6 +29,11 @@ struct RankTraffic {
     // it sent rank 0.
     uint64_t slice_bytes = 0;
 };
+
+// The entries per side of one round of a ply's sweep on `ranks` ranks (at the rank holding the most of
+// `scheme`), its rounds of at least `least` entries (SolveOptions::exchange_round_entries) and at most
+// EXCHANGE_ROUNDS of them.
+uint64_t round_entries(const IndexScheme& scheme, int ranks, uint64_t least);
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;
 // returns the entries of the layer on all ranks. Afterwards every rank knows the largest distance

@@ -29,6 +29,10 @@ namespace retro {
 using SolvePoint = int64_t;
 inline SolvePoint solve_point(int slice, int ply) { return (SolvePoint(slice) << 32) + ply; }
 
+// The most rounds a ply's sweep on ranks takes (SolveOptions::exchange_round_entries): a round costs
+// each rank a collective step.
+constexpr uint64_t EXCHANGE_ROUNDS = 256;
+
 struct SolveOptions {
     // Its lines get the per-ply and per-slice lines; its progress the slices solved
     // (Control::Count::SlicesSolved: the job's ETA follows them). Its stop is polled between plies
@@ -65,6 +69,11 @@ struct SolveOptions {
     // A table solved whole comes with the survey its writer needs to settle values by exits
     // (SolvedTable::survey): 2 bits per entry and side while it is solved.
     bool survey_exits = false;
+    // Of a table solved by several ranks: each ply is swept in rounds, each ending in an exchange of
+    // the updates for other ranks, so that a rank holds a round's updates, not a ply's: rounds of at
+    // least this many entries per side at the rank holding the most, and at most EXCHANGE_ROUNDS of
+    // them. Tests lower it to take many rounds.
+    uint64_t exchange_round_entries = uint64_t(1) << 20;
     // The ranks that solve a table together (solve/ranked_sweep.hpp), each holding the state of its
     // king pairs; rank 0 gets the whole table, the others none. nullptr: this process alone. Each rank
     // checkpoints its part at its own `checkpoint` path, all at the same points (solve/resume.hpp says

@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <regex>
 
+#include "index/index_scheme.hpp"
+#include "solve/checkpoint.hpp"
+#include "store/table_paths.hpp"
 #include "support/app_run.hpp"
 #include "support/mpi_run.hpp"
 #include "support/store_test_util.hpp"
@@ -149,19 +152,33 @@ TEST(TbgenMpi, KPvKWithEverySliceSplitOverTwoRanksIsWrittenFromTheRanksSurvey) {
 #endif
 }
 
-TEST(TbgenMpi, AOneProcessCheckpointIsRefusedOnRanks) {
+// A checkpoint of one process is refused by ranks, naming what resumes it; a damaged one is set aside
+// and the table solved from the start.
+TEST(TbgenMpi, AOneProcessCheckpointIsRefusedOnRanksAndADamagedOneSetAside) {
 #ifndef RETRO_MPIEXEC
     GTEST_SKIP() << "tbgen is built without MPI (scripts/setup.sh installs Open MPI)";
 #else
     const Scratch scratch;
     const fs::path dir = scratch.path / "resumed", log = scratch.path / "resumed.out";
     fs::create_directories(dir);
-    store_test::write_bytes(dir / "KQvK.checkpoint", "left by a one-process run");
+    const Material kqk = Material::parse("KQvK");
+    SweepState state;
+    for (auto& codes : state.codes) codes.assign(IndexScheme(kqk).size(), state::NEVER_LOST);
+    write_checkpoint(checkpoint_path(dir, kqk), kqk, 0, &state, {});
     EXPECT_EQ(run_shell(on_ranks(2, "KQvK -q -o " + dir.string()), log), 3);
-    EXPECT_NE(store_test::read_bytes(log).find(
-                  "resuming a checkpoint on several ranks is not yet supported (KQvK)"),
+    EXPECT_NE(store_test::read_bytes(log).find("KQvK.checkpoint was written by one process, and only as many "
+                                               "resume it: run tbgen without mpirun to finish KQvK"),
               std::string::npos)
         << store_test::read_bytes(log);
     EXPECT_FALSE(fs::exists(dir / "KQvK.rtb"));
+
+    store_test::write_bytes(checkpoint_path(dir, kqk), "damaged");
+    EXPECT_EQ(run_shell(on_ranks(2, "KQvK -q -o " + dir.string()), log), 0) << store_test::read_bytes(log);
+    EXPECT_NE(store_test::read_bytes(dir / "tbgen.log")
+                  .find("set aside as " + damaged_checkpoint_path(checkpoint_path(dir, kqk)).string() +
+                        ", solving from the start"),
+              std::string::npos)
+        << store_test::read_bytes(dir / "tbgen.log");
+    EXPECT_TRUE(fs::exists(dir / "KQvK.rtb"));
 #endif
 }

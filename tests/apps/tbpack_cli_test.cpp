@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "support/app_run.hpp"
 #include "store/table_reader.hpp"
+#include "support/app_run.hpp"
 #include "support/store_test_util.hpp"
 
 namespace retro {
