@@ -76,8 +76,9 @@ namespace {
 
 // The update batches of a round of a ply's sweep on ranks (MemoryPlan::exchange).
 uint64_t exchange_bytes(const IndexScheme& scheme, int ranks) {
-    const uint64_t entries = std::min(round_entries(scheme, ranks, SolveOptions{}.exchange_round_entries),
-                                      largest_rank_entries(scheme, ranks));
+    const uint64_t entries =
+        std::min(sweep_rounds(scheme, ranks, SolveOptions{}.exchange_round_entries).entries,
+                 largest_rank_entries(scheme, ranks));
     return 2 * entries * sizeof(uint64_t);
 }
 

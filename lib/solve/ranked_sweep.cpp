@@ -64,14 +64,11 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
     // Every rank takes as many rounds, those of the largest share, each ending in an exchange. The
     // updates of a ply commute, so applying another rank's between rounds changes nothing: none makes
     // an entry of layer n.
-    const uint64_t round_chunks =
-                       round_entries(c.scheme, ranks.size(), c.options.exchange_round_entries) / SWEEP_CHUNK,
-                   chunks = layer_chunks(c),
-                   largest = (largest_rank_entries(c.scheme, ranks.size()) + SWEEP_CHUNK - 1) / SWEEP_CHUNK,
-                   rounds = std::max<uint64_t>(1, (largest + round_chunks - 1) / round_chunks);
+    const SweepRounds rounds = sweep_rounds(c.scheme, ranks.size(), c.options.exchange_round_entries);
+    const uint64_t round_chunks = rounds.entries / SWEEP_CHUNK, chunks = layer_chunks(c);
     const std::array<bool, 2> taken{take_layer(c, WHITE, n), take_layer(c, BLACK, n)};
     uint64_t found = 0;
-    for (uint64_t round = 0; round < rounds; ++round) {
+    for (uint64_t round = 0; round < rounds.count; ++round) {
         const uint64_t first = std::min(chunks, round * round_chunks),
                        end = std::min(chunks, first + round_chunks);
         for (Color side : {WHITE, BLACK})
@@ -84,12 +81,12 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
 
 }  // namespace
 
-uint64_t round_entries(const IndexScheme& scheme, int ranks, uint64_t least) {
+SweepRounds sweep_rounds(const IndexScheme& scheme, int ranks, uint64_t least) {
     const uint64_t least_chunks = std::max<uint64_t>(1, least / SWEEP_CHUNK),
                    largest = (largest_rank_entries(scheme, ranks) + SWEEP_CHUNK - 1) / SWEEP_CHUNK,
-                   rounds =
+                   count =
                        std::clamp<uint64_t>((largest + least_chunks - 1) / least_chunks, 1, EXCHANGE_ROUNDS);
-    return std::max<uint64_t>(1, (largest + rounds - 1) / rounds) * SWEEP_CHUNK;
+    return {count, std::max<uint64_t>(1, (largest + count - 1) / count) * SWEEP_CHUNK};
 }
 
 uint64_t sweep_ply_on_ranks(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, RankTraffic& traffic) {

@@ -30,10 +30,14 @@ struct RankTraffic {
     uint64_t slice_bytes = 0;
 };
 
-// The entries per side of one round of a ply's sweep on `ranks` ranks (at the rank holding the most of
-// `scheme`), its rounds of at least `least` entries (SolveOptions::exchange_round_entries) and at most
-// EXCHANGE_ROUNDS of them.
-uint64_t round_entries(const IndexScheme& scheme, int ranks, uint64_t least);
+// How a ply's sweep on ranks is split: `count` rounds of `entries` per side (whole sweep chunks) at the
+// rank holding the most of the scheme, at least `least` entries (SolveOptions::exchange_round_entries)
+// and at most EXCHANGE_ROUNDS rounds; every rank takes as many.
+struct SweepRounds {
+    uint64_t count;
+    uint64_t entries;
+};
+SweepRounds sweep_rounds(const IndexScheme& scheme, int ranks, uint64_t least);
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;
 // returns the entries of the layer on all ranks. Afterwards every rank knows the largest distance
