@@ -108,11 +108,12 @@ uint64_t slice_bytes_sent(const std::string& log, const std::string& m) {
 
 }  // namespace
 
-TEST(TbgenMpi, KQvKRAndItsSubTablesOnOneAndTwoRanksAreTheFilesOfOneProcess) {
+// In the shipping form (one side to move, the one rank 0 finds compresses smaller) with the bitbases.
+TEST(TbgenMpi, KQvKRAndItsSubTablesShippedOnOneAndTwoRanksAreTheFilesOfOneProcess) {
 #ifndef RETRO_MPIEXEC
     GTEST_SKIP() << "tbgen is built without MPI (scripts/setup.sh installs Open MPI)";
 #else
-    expect_files_of_one_process("KQvKR --wdl", "KQvKR", 6, {1, 2});
+    expect_files_of_one_process("KQvKR --wdl --shipping", "KQvKR", 6, {1, 2});
 #endif
 }
 
