@@ -171,7 +171,7 @@ std::string MemoryPlan::text() const {
     return s;
 }
 
-uint64_t checkpoint_bytes_estimate(const Material& m) { return checkpoint_bytes(m); }
+uint64_t checkpoint_bytes_estimate(const Material& m, int ranks) { return checkpoint_bytes(m, ranks); }
 
 std::optional<uint64_t> available_memory_bytes() {
     std::ifstream in("/proc/meminfo");

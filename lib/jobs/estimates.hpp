@@ -100,8 +100,8 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t 
                        int ranks = 1);
 // Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
 // at most 2 bytes per entry and side in the log, for a pawn table of its
-// largest slice, with its slice store (the slices solved, compressed).
-uint64_t checkpoint_bytes_estimate(const Material& m);
+// largest slice, with its slice store (the slices solved, compressed), one per rank.
+uint64_t checkpoint_bytes_estimate(const Material& m, int ranks);
 
 // MemAvailable from /proc/meminfo; nullopt when it cannot be read.
 std::optional<uint64_t> available_memory_bytes();

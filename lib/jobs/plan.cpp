@@ -116,7 +116,7 @@ uint64_t JobPlan::disk_needed() const {
         const Material& m = t.material;
         files += table_file_bytes_estimate(m);
         if (t.settles && t.read_whole_later) files += exact_copy_bytes_estimate(m);
-        checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m));
+        checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m, settings.ranks));
         for (const SubtableSides& sub : completion_chain(
                  m, t.memory.promotions_in_part,
                  [this](const Material&sub, SideSet) { return completed_when_read.contains(sub); }))

@@ -1,6 +1,7 @@
 #include "solve/estimates.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
@@ -33,9 +34,11 @@ uint64_t wave_batch_bytes(const Material& m, int threads) {
     return 2 * slice_entries(m) * WAVE_BATCH_PER_THREAD * slices_at_once(m, threads);
 }
 
-uint64_t checkpoint_bytes(const Material& m) {
-    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + 4096;
-    return 4 * slice_entries(m) + IndexScheme(m).size() + 4096;
+uint64_t checkpoint_bytes(const Material& m, int ranks) {
+    assert(ranks >= 1);
+    const uint64_t headers = 4096 * uint64_t(ranks);
+    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + headers;
+    return 4 * slice_entries(m) + uint64_t(ranks) * IndexScheme(m).size() + headers;
 }
 
 }  // namespace retro

@@ -28,7 +28,8 @@ uint64_t wave_batch_bytes(const Material& m, int threads);
 // Bytes on disk of a checkpoint of m's solve, an upper bound: a state byte per entry and side, at
 // most 2 bytes per entry and side in the layer log; for a pawn table of its largest slice, with its
 // slice store (the slices solved, compressed to less than half a byte per entry and side; KRPvKR's
-// store: 138 MB, 0.21).
-uint64_t checkpoint_bytes(const Material& m);
+// store: 138 MB, 0.21). On `ranks` ranks each holds its part of the state and log, and a slice store
+// of its own: the store counts once per rank.
+uint64_t checkpoint_bytes(const Material& m, int ranks);
 
 }  // namespace retro

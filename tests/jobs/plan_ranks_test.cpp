@@ -139,3 +139,21 @@ TEST(JobsPlanRanks, ACheckpointIsResumedByAsManyRanksOnly) {
         << *why;
     EXPECT_FALSE(refused_on(1));
 }
+
+// Each rank checkpoints its part of the state and log, and keeps its own store of a pawn table's
+// solved slices: the disk a job needs counts that store once per rank.
+TEST(JobsPlanRanks, EachRankCheckpointsItsOwnSliceStore) {
+    const Material krpk = Material::parse("KRPvK"), kqkr = Material::parse("KQvKR");
+    const uint64_t store = IndexScheme(krpk).size();
+    EXPECT_EQ(checkpoint_bytes_estimate(krpk, 4) - checkpoint_bytes_estimate(krpk, 1), 3 * (store + 4096));
+    EXPECT_EQ(checkpoint_bytes_estimate(kqkr, 4) - checkpoint_bytes_estimate(kqkr, 1), 3 * 4096u);
+    const std::filesystem::path none = std::filesystem::temp_directory_path() / "retro_jobs_plan_ranks_none";
+    const auto disk_on = [&](int ranks) {
+        JobSettings settings;
+        settings.ranks = ranks;
+        return make_plan({krpk}, none, settings).disk_needed();
+    };
+    // KRPvK's checkpoints are the job's largest from 2 ranks on (in one process a sub-table's), and each is
+    // written beside the one before it replaces it.
+    EXPECT_EQ(disk_on(4) - disk_on(2), 2 * 2 * (store + 4096));
+}
