@@ -43,7 +43,7 @@ std::vector<std::string> plan_report(const JobPlan& plan) {
     if (plan.to_build() > 0 && plan.to_build() <= 12) {
         std::string order = "to build, in this order:";
         for (const auto& t : plan.tables)
-            if (!t.complete) order += " " + t.material.name();
+            if (!t.complete) order.append(" ").append(t.material.name());
         lines.push_back(order);
     }
     if (plan.to_build() > 0) {

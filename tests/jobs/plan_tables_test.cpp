@@ -23,8 +23,8 @@ bool contains(const std::string& text, const std::string& part) {
 
 TEST(JobsPlanTables, KNNNNNvKFitsThisMachineWithItsClosure) {
     const uint64_t limit = parse_bytes("23.2G");
-    const JobPlan plan =
-        make_plan({Material::parse("KNNNNNvK")}, NOWHERE, JobSettings{.memory_limit = limit, .threads = 1});
+    const JobPlan plan = make_plan({Material::parse("KNNNNNvK")}, NOWHERE,
+                                   JobSettings{.memory_limit = limit, .cache = {}, .threads = 1});
     const std::vector<std::string> lines = plan_table_lines(plan);
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0].substr(0, 34), "KNNNNNvK  2.99e9 entries a side   ") << lines[0];
@@ -36,15 +36,17 @@ TEST(JobsPlanTables, KNNNNNvKFitsThisMachineWithItsClosure) {
               "1 7-man table to build; closures within the limit of 23.2 GiB: 1 (the largest, KNNNNNvK, 7.22 "
               "GiB); beyond it: 0");
 
-    const JobPlan small = make_plan({Material::parse("KNNNNNvK")}, NOWHERE,
-                                    JobSettings{.memory_limit = parse_bytes("4G"), .threads = 1});
+    const JobPlan small =
+        make_plan({Material::parse("KNNNNNvK")}, NOWHERE,
+                  JobSettings{.memory_limit = parse_bytes("4G"), .cache = {}, .threads = 1});
     EXPECT_TRUE(plan_table_lines(small)[0].ends_with("  needs more")) << plan_table_lines(small)[0];
 }
 
 // KPPPPPvK's promotions reach 125 other 7-man tables, the largest first; it goes the lean way.
 TEST(JobsPlanTables, APawnTableGoesLeanYetItsClosureNeedsMore) {
-    const JobPlan plan = make_plan({Material::parse("KPPPPPvK")}, NOWHERE,
-                                   JobSettings{.memory_limit = parse_bytes("23.2G"), .threads = 1});
+    const JobPlan plan =
+        make_plan({Material::parse("KPPPPPvK")}, NOWHERE,
+                  JobSettings{.memory_limit = parse_bytes("23.2G"), .cache = {}, .threads = 1});
     const std::vector<std::string> lines = plan_table_lines(plan);
     ASSERT_EQ(lines.size(), 127u);
     EXPECT_TRUE(lines[0].starts_with("KQRBBNvK  2.08e11 entries a side  peak 501 GiB, whole")) << lines[0];
@@ -62,7 +64,8 @@ TEST(JobsPlanTables, APawnTableGoesLeanYetItsClosureNeedsMore) {
 }
 
 TEST(JobsPlanTables, OnlyTheTablesOfTheMostMenWithoutALimit) {
-    const JobPlan plan = make_plan({Material::parse("KQvKR")}, NOWHERE, JobSettings{.memory_limit = 0});
+    const JobPlan plan =
+        make_plan({Material::parse("KQvKR")}, NOWHERE, JobSettings{.memory_limit = 0, .cache = {}});
     const std::vector<std::string> lines = plan_table_lines(plan);
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_TRUE(lines[0].starts_with("KQvKR     1.78e6 entries a side   peak ")) << lines[0];

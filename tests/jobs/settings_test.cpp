@@ -24,14 +24,14 @@ bool contains(const std::vector<std::string>& lines, const std::string& part) {
 }  // namespace
 
 TEST(JobsSettings, TheCacheIsHalfTheMemoryLimitByDefault) {
-    const JobResources given = job_resources({.memory_limit = parse_bytes("8G")});
+    const JobResources given = job_resources({.memory_limit = parse_bytes("8G"), .cache = {}});
     EXPECT_EQ(given.memory_limit, parse_bytes("8G"));
     EXPECT_EQ(given.cache, parse_bytes("4G"));
     const JobResources available = job_resources({});  // MemAvailable
     ASSERT_TRUE(available_memory_bytes());
     EXPECT_GT(available.memory_limit, 0u);
     EXPECT_EQ(available.cache, available.memory_limit / 2);
-    const JobResources none = job_resources({.memory_limit = 0});
+    const JobResources none = job_resources({.memory_limit = 0, .cache = {}});
     EXPECT_EQ(none.memory_limit, 0u);
     EXPECT_EQ(none.cache, UINT64_MAX);
     // A cache asked for is kept, even beyond the limit (the limit then decides the way).
@@ -46,7 +46,7 @@ TEST(JobsSettings, ThreadsAndCodecsFollowTheThreadsAsked) {
     EXPECT_EQ(defaults.disk_check, DiskCheck::Refuse);
     EXPECT_EQ(job_resources(defaults).threads, thread_count(0));
     EXPECT_EQ(job_resources(defaults).codecs, codec_bytes(defaults.write, thread_count(0)));
-    const JobResources three = job_resources({.threads = 3});
+    const JobResources three = job_resources({.memory_limit = {}, .cache = {}, .threads = 3});
     EXPECT_EQ(three.threads, 3);
     EXPECT_EQ(three.codecs, codec_bytes(defaults.write, 3));
 }
@@ -73,7 +73,8 @@ TEST(JobsSettings, ThePlanHoldsEachTablesWayForItsSettings) {
     const std::vector<std::string> lines = plan_report(plan);
     EXPECT_TRUE(contains(lines, "limit 8.00 GiB (--memory-limit); cache 20.0 MiB (--cache)"));
     EXPECT_TRUE(contains(lines, " in part to stay within the cache")) << lines.size();
-    const std::vector<std::string> by_default = plan_report(make_plan({krpkr}, NOWHERE, {.memory_limit = 0}));
+    const std::vector<std::string> by_default =
+        plan_report(make_plan({krpkr}, NOWHERE, {.memory_limit = 0, .cache = {}}));
     EXPECT_TRUE(contains(by_default, "no limit; no cache limit"));
     EXPECT_FALSE(contains(by_default, " in part to stay within the cache"));
 }
