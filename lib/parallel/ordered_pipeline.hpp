@@ -17,12 +17,16 @@
 
 namespace retro::par {
 
-// make(i) -> T, for any i, on any thread; use(T&&) in the order of i, one call at a time.
-template <class Make, class Use>
-void ordered_pipeline(uint64_t count, size_t in_flight, const Make& make, const Use& use) {
+// make(i) -> T, for any i, on any thread; use(T&&) in the order of i, one call at a time. Stops
+// making items once more() is false (asked before each item, one call at a time; those in flight
+// are still used): items 0 .. made-1 were made, and `made` is returned.
+template <class More, class Make, class Use>
+uint64_t ordered_pipeline_while(uint64_t count, size_t in_flight, const More& more, const Make& make,
+                                const Use& use) {
     if (count <= 1) {  // nothing to overlap: a small slice's layer, swept thousands of times
-        if (count == 1) use(make(0));
-        return;
+        if (count == 0 || !more()) return 0;
+        use(make(0));
+        return 1;
     }
     using T = decltype(make(uint64_t(0)));
     uint64_t next = 0;
@@ -37,7 +41,10 @@ void ordered_pipeline(uint64_t count, size_t in_flight, const Make& make, const 
     par::parallel_pipeline(
         in_flight, par::make_filter<void, uint64_t>(tbb::filter_mode::serial_in_order,
                                                     [&](tbb::flow_control& fc) -> uint64_t {
-                                                        if (next == count || failed) fc.stop();
+                                                        if (next == count || failed || !more()) {
+                                                            fc.stop();
+                                                            return 0;
+                                                        }
                                                         return next++;
                                                     }) &
                        par::make_filter<uint64_t, std::optional<T>>(tbb::filter_mode::parallel,
@@ -60,6 +67,14 @@ void ordered_pipeline(uint64_t count, size_t in_flight, const Make& make, const 
                                                                     }
                                                                 }));
     if (error) std::rethrow_exception(error);
+    return next;
+}
+
+// Every item: ordered_pipeline_while with no stop.
+template <class Make, class Use>
+void ordered_pipeline(uint64_t count, size_t in_flight, const Make& make, const Use& use) {
+    ordered_pipeline_while(
+        count, in_flight, [] { return true; }, make, use);
 }
 
 }  // namespace retro::par

@@ -78,18 +78,25 @@ inline uint64_t layer_chunks(const SchemeContext& c) {
     return (c.owned.size() + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
 }
 
+// What sweep_layer_chunks did: the chunks [first, next) it swept and the entries of the layer in them.
+struct SweptChunks {
+    uint64_t next;
+    uint64_t found;
+};
+
 // Chunks [first, end) of layer n of `side` (taken by take_layer): calls update(~side, p) for every
-// predecessor p of every entry decided in exactly n plies, logs those entries and marks them done;
-// returns how many there were. The chunks are scanned in parallel and logged in index order.
-template <class Update>
-uint64_t sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update,
-                            uint64_t first, uint64_t end) {
+// predecessor p of every entry decided in exactly n plies, logs those entries and marks them done.
+// The chunks are scanned in parallel and logged in index order. more() is asked before each chunk is
+// taken: once it says no, the chunks taken (a few more than those before it said so) end the sweep.
+template <class Update, class More>
+SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update,
+                               uint64_t first, uint64_t end, const More& more) {
     auto& codes = c.state.codes[side];
     const state::Code wanted = c.window.code(n), done = n % 2 ? state::DONE_WIN : state::DONE_LOSS;
     const uint64_t size = c.owned.size();
     uint64_t count = 0;
-    par::ordered_pipeline(
-        end - first, 4 * size_t(tbb::this_task_arena::max_concurrency()),
+    const uint64_t swept = par::ordered_pipeline_while(
+        end - first, 4 * size_t(tbb::this_task_arena::max_concurrency()), more,
         [&](uint64_t k) {
             LayerChunk found;
             const uint64_t chunk = first + k, last = std::min(size, (chunk + 1) * SWEEP_CHUNK);
@@ -107,13 +114,14 @@ uint64_t sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int n, 
             log.append(n, side, found);
             count += found.size();
         });
-    return count;
+    return {first + swept, count};
 }
 
 // The whole layer n of `side` (sweep_layer_chunks), when it may hold entries.
 template <class Update>
 uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
-    return take_layer(c, side, n) ? sweep_layer_chunks(c, log, side, n, update, 0, layer_chunks(c)) : 0;
+    if (!take_layer(c, side, n)) return 0;
+    return sweep_layer_chunks(c, log, side, n, update, 0, layer_chunks(c), [] { return true; }).found;
 }
 
 // Sweeps layer n of both sides: wins offered before the losses of an even n, counters counted down

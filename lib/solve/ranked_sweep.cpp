@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
+#include <vector>
 
 #include "solve/layer_sweep.hpp"
 #include "solve/solver.hpp"
@@ -16,10 +18,15 @@ namespace {
 // An update record: the predecessor's index, its side to move in the top bit (indices stay below 2^48).
 constexpr uint64_t BLACK_BIT = uint64_t(1) << 63;
 
+// The updates a thread adds to the count of those held for other ranks at a time: counting each one
+// would make the threads contend for the count.
+constexpr uint64_t HELD_COUNT_STEP = 1024;
+
 // What one thread's share of the sweeps found for other ranks, one batch per rank.
 struct Outbox {
     std::vector<std::vector<uint64_t>> to;
     uint64_t updates = 0;
+    uint64_t uncounted = 0;  // held for other ranks, not yet added to the round's count
 };
 
 // Sends the updates the threads' outboxes hold to the ranks holding their entries (freeing the
@@ -31,6 +38,7 @@ void exchange_updates(tbb::enumerable_thread_specific<Outbox>& outboxes, Ranks& 
     for (Outbox& box : outboxes) {
         traffic.updates += box.updates;
         box.updates = 0;
+        box.uncounted = 0;
         for (size_t r = 0; r < box.to.size(); ++r) {
             traffic.crossing += box.to[r].size();
             outgoing[r].insert(outgoing[r].end(), box.to[r].begin(), box.to[r].end());
@@ -51,29 +59,42 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
                             RankTraffic& traffic) {
     const std::vector<IndexRange> ranges = king_pair_ranges(c.scheme, ranks.size());
     tbb::enumerable_thread_specific<Outbox> outboxes([&] {
-        return Outbox{std::vector<std::vector<uint64_t>>(size_t(ranks.size())), 0};
+        return Outbox{std::vector<std::vector<uint64_t>>(size_t(ranks.size())), 0, 0};
     });
+    std::atomic<uint64_t> held{0};  // of the round's updates for other ranks, give or take a step a thread
     const auto routed = [&](Color side, uint64_t p) {
         Outbox& box = outboxes.local();
         ++box.updates;
-        if (c.owned.contains(p))
-            update(side, p);
-        else
-            box.to[size_t(rank_holding(ranges, p))].push_back(p | (side == BLACK ? BLACK_BIT : 0));
+        if (c.owned.contains(p)) return update(side, p);
+        box.to[size_t(rank_holding(ranges, p))].push_back(p | (side == BLACK ? BLACK_BIT : 0));
+        if (++box.uncounted == HELD_COUNT_STEP) {
+            held.fetch_add(HELD_COUNT_STEP, std::memory_order_relaxed);
+            box.uncounted = 0;
+        }
     };
-    // Every rank takes as many rounds, those of the largest share, each ending in an exchange. The
-    // updates of a ply commute, so applying another rank's between rounds changes nothing: none makes
-    // an entry of layer n.
-    const SweepRounds rounds = sweep_rounds(c.scheme, ranks.size(), c.options.exchange_round_entries);
-    const uint64_t round_chunks = rounds.entries / SWEEP_CHUNK, chunks = layer_chunks(c);
-    const std::array<bool, 2> taken{take_layer(c, WHITE, n), take_layer(c, BLACK, n)};
-    uint64_t found = 0;
-    for (uint64_t round = 0; round < rounds.count; ++round) {
-        const uint64_t first = std::min(chunks, round * round_chunks),
-                       end = std::min(chunks, first + round_chunks);
-        for (Color side : {WHITE, BLACK})
-            if (taken[side]) found += sweep_layer_chunks(c, log, side, n, routed, first, end);
+    // A round sweeps this rank's layer on, a side after the other, until the updates it holds for the
+    // others reach the budget, then every rank exchanges; the rounds go on until every rank has swept
+    // its layer. The updates of a ply commute, so applying another rank's between rounds changes
+    // nothing: none makes an entry of layer n.
+    const uint64_t budget = exchange_budget(c.scheme, ranks.size(), c.options.exchange_round_updates);
+    const auto within_budget = [&] { return held.load(std::memory_order_relaxed) < budget; };
+    std::vector<Color> sides;
+    for (Color side : {WHITE, BLACK})
+        if (take_layer(c, side, n)) sides.push_back(side);
+    const uint64_t chunks = layer_chunks(c);
+    size_t sweeping = 0;  // of `sides`
+    uint64_t chunk = 0, found = 0;
+    for (bool everywhere_swept = false; !everywhere_swept;) {
+        held.store(0, std::memory_order_relaxed);
+        while (sweeping < sides.size() && within_budget()) {
+            const SweptChunks swept =
+                sweep_layer_chunks(c, log, sides[sweeping], n, routed, chunk, chunks, within_budget);
+            found += swept.found;
+            chunk = swept.next;
+            if (chunk == chunks) ++sweeping, chunk = 0;
+        }
         exchange_updates(outboxes, ranks, update, traffic);
+        everywhere_swept = ranks.max(sweeping < sides.size()) == 0;
     }
     agree_on_longest(c, ranks);
     return ranks.sum(found);
@@ -81,12 +102,8 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
 
 }  // namespace
 
-SweepRounds sweep_rounds(const IndexScheme& scheme, int ranks, uint64_t least) {
-    const uint64_t least_chunks = std::max<uint64_t>(1, least / SWEEP_CHUNK),
-                   largest = (largest_rank_entries(scheme, ranks) + SWEEP_CHUNK - 1) / SWEEP_CHUNK,
-                   count =
-                       std::clamp<uint64_t>((largest + least_chunks - 1) / least_chunks, 1, EXCHANGE_ROUNDS);
-    return {count, std::max<uint64_t>(1, (largest + count - 1) / count) * SWEEP_CHUNK};
+uint64_t exchange_budget(const IndexScheme& scheme, int ranks, uint64_t least) {
+    return std::max(least, (largest_rank_entries(scheme, ranks) + EXCHANGE_ROUNDS - 1) / EXCHANGE_ROUNDS);
 }
 
 uint64_t sweep_ply_on_ranks(SchemeContext& c, LayerLog& log, int n, Ranks& ranks, RankTraffic& traffic) {

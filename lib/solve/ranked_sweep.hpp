@@ -1,9 +1,9 @@
 // The layer sweeps of a table solved by several ranks (SolveOptions::ranks), each holding the state of
 // a run of king pairs (index/rank_split.hpp). Per ply, each rank sweeps its own layer entries and
 // applies the updates of the predecessors it holds at once (layer_sweep.hpp's OfferWin and
-// CountDown); the others go into one batch per rank, exchanged after each round of
-// SolveOptions::exchange_round_entries entries, and each rank then applies what it received with the
-// same steps. The updates of a ply commute, so the state after it
+// CountDown); the others go into one batch per rank, exchanged when they reach a budget
+// (exchange_budget) and when every rank has swept its layer, and each rank then applies what it
+// received with the same steps. The updates of a ply commute, so the state after it
 // is that of one process: a win is written once whoever offers it, a counter counts down
 // atomically, and the loss written when one reaches zero depends only on the ply and the exits.
 #pragma once
@@ -30,14 +30,10 @@ struct RankTraffic {
     uint64_t slice_bytes = 0;
 };
 
-// How a ply's sweep on ranks is split: `count` rounds of `entries` per side (whole sweep chunks) at the
-// rank holding the most of the scheme, at least `least` entries (SolveOptions::exchange_round_entries)
-// and at most EXCHANGE_ROUNDS rounds; every rank takes as many.
-struct SweepRounds {
-    uint64_t count;
-    uint64_t entries;
-};
-SweepRounds sweep_rounds(const IndexScheme& scheme, int ranks, uint64_t least);
+// The updates for other ranks a rank holds before the ranks exchange them, give or take the chunks in
+// flight: at least `least` (SolveOptions::exchange_round_updates), and a 1/EXCHANGE_ROUNDS share of
+// the entries of the rank holding the most of the scheme.
+uint64_t exchange_budget(const IndexScheme& scheme, int ranks, uint64_t least);
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;
 // returns the entries of the layer on all ranks. Afterwards every rank knows the largest distance

@@ -29,8 +29,9 @@ namespace retro {
 using SolvePoint = int64_t;
 inline SolvePoint solve_point(int slice, int ply) { return (SolvePoint(slice) << 32) + ply; }
 
-// The most rounds a ply's sweep on ranks takes (SolveOptions::exchange_round_entries): a round costs
-// each rank a collective step.
+// The rounds of exchanges a ply's sweep on ranks takes when each entry of the rank holding the most
+// gives one update to another rank (exchange_budget in ranked_sweep.hpp): a round costs each rank
+// two collective steps, and holds its share of the entries' updates.
 constexpr uint64_t EXCHANGE_ROUNDS = 256;
 
 struct SolveOptions {
@@ -70,10 +71,10 @@ struct SolveOptions {
     // (SolvedTable::survey): 2 bits per entry and side while it is solved.
     bool survey_exits = false;
     // Of a table solved by several ranks: each ply is swept in rounds, each ending in an exchange of
-    // the updates for other ranks, so that a rank holds a round's updates, not a ply's: rounds of at
-    // least this many entries per side at the rank holding the most, and at most EXCHANGE_ROUNDS of
-    // them. Tests lower it to take many rounds.
-    uint64_t exchange_round_entries = uint64_t(1) << 20;
+    // the updates for other ranks once a rank holds at least this many (and a 1/EXCHANGE_ROUNDS share
+    // of its entries), so that a rank holds a round's updates, not a ply's. Tests lower it to take
+    // many rounds.
+    uint64_t exchange_round_updates = uint64_t(1) << 20;
     // The ranks that solve a table together (solve/ranked_sweep.hpp), each holding the state of its
     // king pairs; rank 0 gets the whole table, the others none. nullptr: this process alone. Each rank
     // checkpoints its part at its own `checkpoint` path, all at the same points (solve/resume.hpp says

@@ -38,8 +38,8 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).state, 2 * four);
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).writing, 2 * entries);
     EXPECT_EQ(per_rank(4).captures, per_rank(1).captures);  // every rank reads them whole
-    // A ply is swept in one round of the 116 pairs (rounds take at least 2^20 entries): 8 bytes per
-    // entry and side for the updates exchanged.
+    // A rank's 116 pairs hold fewer entries than the least budget of updates (2^20): the plan counts
+    // 8 bytes per entry, sent and received.
     EXPECT_EQ(per_rank(1).exchange, 0u);
     EXPECT_EQ(per_rank(4).exchange, 2 * 8 * four);
     EXPECT_EQ(per_rank(4).solving(),
@@ -59,8 +59,8 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_EQ(pawns_on_four.own, memory_plan(krpkr).own);
     EXPECT_EQ(pawns_on_four.ranks, 4);
     EXPECT_EQ(pawns_on_four.gathered_survey, survey_bytes(krpkr_entries));
-    // A slice's 3.47 million entries at a rank (53 chunks of 2^16): 4 rounds of 14 chunks.
-    EXPECT_EQ(pawns_on_four.exchange, 2 * 8 * (uint64_t(14) << 16));
+    // A slice's 3.47 million entries at a rank: the least budget, 2^20 updates, sent and received.
+    EXPECT_EQ(pawns_on_four.exchange, 2 * 8 * (uint64_t(1) << 20));
     EXPECT_EQ(pawns_on_four.writing, 2 * krpkr_entries + survey_bytes(krpkr_entries));
     EXPECT_EQ(pawns_on_four.writing, memory_plan(krpkr).writing);  // as one process writes it
     EXPECT_EQ(pawns_on_four.solving() - pawns_on_four.peak_not_writing(), survey_bytes(krpkr_entries));

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "parallel/ordered_pipeline.hpp"
 #include "parallel/parallel_for.hpp"
 #include "parallel/pipeline.hpp"
 
@@ -70,6 +71,38 @@ TEST(Parallel, PipelineHandsEachItemOnAndKeepsSerialStagesInOrder) {
             EXPECT_EQ(order.front(), 0u);
             EXPECT_EQ(order.back(), 299u);
         }
+    });
+}
+
+// Stopped by its condition, the pipeline has made and used a prefix of the items, in order, and
+// says how long: the sweeps on ranks end a round of chunks this way when its updates reach a budget.
+TEST(Parallel, OrderedPipelineStopsAfterAPrefixWhenToldTo) {
+    tbb::task_arena arena(2);
+    arena.execute([] {
+        for (const uint64_t budget : {0u, 1u, 7u, 100u, 1000u}) {
+            std::atomic<uint64_t> made{0};
+            std::vector<uint64_t> used;
+            const uint64_t count = par::ordered_pipeline_while(
+                300, 8, [&] { return made.load() < budget; },
+                [&](uint64_t i) {
+                    made.fetch_add(1);
+                    return i;
+                },
+                [&](uint64_t i) { used.push_back(i); });
+            // The condition is asked before each item is handed on, so at most the 8 in flight pass it
+            // after `budget` have been asked for.
+            EXPECT_GE(count, std::min<uint64_t>(budget, 300)) << budget;
+            EXPECT_LE(count, std::min<uint64_t>(budget + 8, 300)) << budget;
+            if (budget == 0) {
+                EXPECT_EQ(count, 0u);
+            }
+            ASSERT_EQ(used.size(), count);
+            for (uint64_t i = 0; i < count; ++i) EXPECT_EQ(used[i], i);
+        }
+        EXPECT_EQ(
+            par::ordered_pipeline_while(
+                1, 8, [] { return false; }, [](uint64_t i) { return i; }, [](uint64_t) { ADD_FAILURE(); }),
+            0u);
     });
 }
 

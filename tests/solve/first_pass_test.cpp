@@ -94,7 +94,9 @@ TEST_P(FirstPassSample, CountedQuietSuccessorsEqualTheListedOnes) {
         ASSERT_NO_FATAL_FAILURE(
             check_entry(scheme, entry_at(scheme, scheme.encode(pos), pos.side_to_move()), paths));
     EXPECT_GT(paths.counted, count / 2);
-    if (!scheme.has_pawns()) EXPECT_GT(paths.listed, 0);  // the kings on the diagonal
+    if (!scheme.has_pawns()) {
+        EXPECT_GT(paths.listed, 0);  // the kings on the diagonal
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Materials, FirstPassSample,
