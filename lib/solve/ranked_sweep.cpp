@@ -35,6 +35,11 @@ template <class Update>
 void exchange_updates(tbb::enumerable_thread_specific<Outbox>& outboxes, Ranks& ranks, const Update& update,
                       RankTraffic& traffic) {
     std::vector<std::vector<uint64_t>> outgoing(size_t(ranks.size()));
+    for (size_t r = 0; r < outgoing.size(); ++r) {  // reserved whole: grown by doubling, it might hold twice
+        size_t batch = 0;
+        for (const Outbox& box : outboxes) batch += box.to[r].size();
+        outgoing[r].reserve(batch);
+    }
     for (Outbox& box : outboxes) {
         traffic.updates += box.updates;
         box.updates = 0;
@@ -73,10 +78,13 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
         }
     };
     // A round sweeps this rank's layer on, a side after the other, until the updates it holds for the
-    // others reach the budget, then every rank exchanges; the rounds go on until every rank has swept
-    // its layer. The updates of a ply commute, so applying another rank's between rounds changes
-    // nothing: none makes an entry of layer n.
-    const uint64_t budget = exchange_budget(c.scheme, ranks.size(), c.options.exchange_round_updates);
+    // others reach its share of the budget (so that a rank receives at most the budget, whoever sends
+    // it), then every rank exchanges; the rounds go on until every rank has swept its layer. The
+    // updates of a ply commute, so applying another rank's between rounds changes nothing: none makes
+    // an entry of layer n.
+    const uint64_t budget =
+        std::max<uint64_t>(1, exchange_budget(c.scheme, ranks.size(), c.options.exchange_round_updates) /
+                                  uint64_t(std::max(1, ranks.size() - 1)));
     const auto within_budget = [&] { return held.load(std::memory_order_relaxed) < budget; };
     std::vector<Color> sides;
     for (Color side : {WHITE, BLACK})

@@ -30,9 +30,10 @@ struct RankTraffic {
     uint64_t slice_bytes = 0;
 };
 
-// The updates for other ranks a rank holds before the ranks exchange them, give or take the chunks in
-// flight: at least `least` (SolveOptions::exchange_round_updates), and a 1/EXCHANGE_ROUNDS share of
-// the entries of the rank holding the most of the scheme.
+// The updates a rank receives at most in a round of a ply's sweep, give or take the chunks in flight:
+// each of the other ranks sends at most its share. At least `least`
+// (SolveOptions::exchange_round_updates), and a 1/EXCHANGE_ROUNDS share of the entries of the rank
+// holding the most of the scheme.
 uint64_t exchange_budget(const IndexScheme& scheme, int ranks, uint64_t least);
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;

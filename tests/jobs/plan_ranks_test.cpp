@@ -39,9 +39,9 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).writing, 2 * entries);
     EXPECT_EQ(per_rank(4).captures, per_rank(1).captures);  // every rank reads them whole
     // A rank's 116 pairs hold fewer entries than the least budget of updates (2^20): the plan counts
-    // 8 bytes per entry, sent and received.
+    // 8 bytes per entry received, and a third of it sent (each of the 3 others may send as much).
     EXPECT_EQ(per_rank(1).exchange, 0u);
-    EXPECT_EQ(per_rank(4).exchange, 2 * 8 * four);
+    EXPECT_EQ(per_rank(4).exchange, 8 * (four + four / 3));
     EXPECT_EQ(per_rank(4).solving(),
               PROCESS_BYTES + per_rank(4).state + per_rank(4).exchange + per_rank(1).captures);
     EXPECT_NE(per_rank(4).text().find("updates exchanged"), std::string::npos) << per_rank(4).text();
@@ -59,8 +59,9 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_EQ(pawns_on_four.own, memory_plan(krpkr).own);
     EXPECT_EQ(pawns_on_four.ranks, 4);
     EXPECT_EQ(pawns_on_four.gathered_survey, survey_bytes(krpkr_entries));
-    // A slice's 3.47 million entries at a rank: the least budget, 2^20 updates, sent and received.
-    EXPECT_EQ(pawns_on_four.exchange, 2 * 8 * (uint64_t(1) << 20));
+    // A slice's 3.47 million entries at a rank: the least budget, 2^20 updates received, a third of
+    // it sent.
+    EXPECT_EQ(pawns_on_four.exchange, 8 * ((uint64_t(1) << 20) + (uint64_t(1) << 20) / 3));
     EXPECT_EQ(pawns_on_four.writing, 2 * krpkr_entries + survey_bytes(krpkr_entries));
     EXPECT_EQ(pawns_on_four.writing, memory_plan(krpkr).writing);  // as one process writes it
     EXPECT_EQ(pawns_on_four.solving() - pawns_on_four.peak_not_writing(), survey_bytes(krpkr_entries));
@@ -86,7 +87,7 @@ TEST(JobsPlanRanks, DryRunLinesSayEachRanksPeakAndWhatFits) {
     const MemoryPlan four = make_plan({kqkr}, none, settings).tables.back().memory;
     ASSERT_EQ(four.ranks, 4);
     // Rank 0 also gathers the table and writes it, which takes KQvKR's rank 0 less than its part of
-    // the solve with a round's updates exchanged (7 MiB); the others' peak is the solve's.
+    // the solve with a round's updates exchanged (4.5 MiB); the others' peak is the solve's.
     EXPECT_LT(four.written(), four.solving());
     EXPECT_EQ(four.peak(), four.solving());
     EXPECT_EQ(four.peak_not_writing(), four.solving());
