@@ -2,8 +2,8 @@
 # The first 7-man table: builds KNNNNNvK with its closure (KNvK to KNNNNvK) into DIR (default
 # tables7), verifies it by forward moves, rewrites the set in the shipping form into DIR/shipping,
 # and probes the longest win of each side to move through tbprobe, Python and tbserve, which must
-# agree with the table's statistics. It needs about 7.3 GiB of memory and 25 GB of disk at the peak,
-# and hours on 2 cores (docs/benchmarks.md#seven-men). After an interruption the same command resumes.
+# agree with the table's statistics. It needs about 7.3 GiB of memory and 25 GB of disk at the peak
+# (tbgen KNNNNNvK --dry-run), and hours on 2 cores. After an interruption the same command resumes.
 # MATERIAL=KNNNvK scripts/seven-men.sh /tmp/t runs the same steps on a smaller table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
