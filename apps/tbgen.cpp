@@ -76,7 +76,8 @@ int verify_files(const std::vector<std::string>& files) {
         auto last_line = start;
         const auto say = [](const std::string& line) { std::cerr << line << std::endl; };
         const FileVerification v =
-            verify_file(file, &StopSignals::flag(), percent_lines(file + ": checked", last_line, say), say);
+            verify_file(file, &StopSignals::flag(),
+                        percent_lines(file + ": checked", last_line, say, TimeLeft::Say), say);
         const VerifyResult& r = v.result;
         if (r.stopped) {
             const int sig = StopSignals::signal_number();

@@ -4,16 +4,28 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace retro {
 
 std::function<void(uint64_t, uint64_t)> percent_lines(std::string doing,
                                                       std::chrono::steady_clock::time_point& last_line,
-                                                      std::function<void(const std::string&)> line) {
-    return [doing = std::move(doing), &last_line, line = std::move(line)](uint64_t done, uint64_t entries) {
+                                                      std::function<void(const std::string&)> line,
+                                                      TimeLeft time_left) {
+    // The rate counts from the first call: a resumed step starts part way.
+    return [doing = std::move(doing), &last_line, line = std::move(line), time_left,
+            first = std::optional<std::pair<uint64_t, std::chrono::steady_clock::time_point>>()](
+               uint64_t done, uint64_t entries) mutable {
+        if (!first) first = {done, std::chrono::steady_clock::now()};
         if (done == entries || seconds_since(last_line) < PROGRESS_LINE_SECONDS) return;
-        line(doing + " " + format_percent(double(done) / double(entries)) + " of the entries");
+        std::string text = doing + " " + format_percent(double(done) / double(entries)) + " of the entries";
+        if (time_left == TimeLeft::Say && done > first->first)
+            text += ", about " +
+                    format_duration(seconds_since(first->second) * double(entries - done) /
+                                    double(done - first->first)) +
+                    " left";
+        line(text);
         last_line = std::chrono::steady_clock::now();
     };
 }

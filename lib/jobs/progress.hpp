@@ -40,12 +40,18 @@ inline double seconds_since(std::chrono::steady_clock::time_point t) {
 // verification takes many minutes).
 constexpr double PROGRESS_LINE_SECONDS = 30;
 
+// Whether a step's progress lines say the time left (a step on its own, such as tbgen --verify FILE) or
+// not (a step of a job, whose lines end with the job's ETA).
+enum class TimeLeft : uint8_t { Omit, Say };
+
 // A progress callback of entries done (called one call at a time) that says "`doing` X% of the
 // entries" through `line`, at most every PROGRESS_LINE_SECONDS after last_line: the time of the
-// step's last line, which it updates.
+// step's last line, which it updates. With TimeLeft::Say it adds ", about T left" at the rate since
+// its first call.
 std::function<void(uint64_t, uint64_t)> percent_lines(std::string doing,
                                                       std::chrono::steady_clock::time_point& last_line,
-                                                      std::function<void(const std::string&)> line);
+                                                      std::function<void(const std::string&)> line,
+                                                      TimeLeft time_left = TimeLeft::Omit);
 
 class JobProgress {
 public:

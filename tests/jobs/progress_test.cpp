@@ -261,3 +261,18 @@ TEST(JobsProgress, PercentLinesSayHowFarAtMostEveryThirtySecondsAndNotAtTheEnd) 
     EXPECT_EQ(lines, (std::vector<std::string>{"KQvKR: checked 25.0% of the entries",
                                                "KQvKR: checked 75.0% of the entries"}));
 }
+
+// A step on its own says the time left at its rate since the first call (a resumed one starts part way);
+// here the calls come within microseconds, so the rest is a moment.
+TEST(JobsProgress, PercentLinesOfAStepOnItsOwnSayTheTimeLeft) {
+    std::vector<std::string> lines;
+    auto last_line = std::chrono::steady_clock::now() - 31s;
+    const auto report = percent_lines(
+        "KQvKR.rtb: checked", last_line, [&](const std::string& line) { lines.push_back(line); },
+        TimeLeft::Say);
+    report(40, 100);  // resumed at 40%: no rate yet
+    last_line -= 31s;
+    report(50, 100);
+    EXPECT_EQ(lines, (std::vector<std::string>{"KQvKR.rtb: checked 40.0% of the entries",
+                                               "KQvKR.rtb: checked 50.0% of the entries, about 0.0 s left"}));
+}
