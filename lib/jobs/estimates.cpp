@@ -70,17 +70,13 @@ std::string bytes_text(const char* what, uint64_t bytes) {
     return std::string(what) + " " + format_bytes(bytes);
 }
 
-}  // namespace
-
-namespace {
-
 // The update batches of a round of a ply's sweep on ranks (MemoryPlan::exchange), 8 bytes an update:
 // the budget a rank receives at most, and its share of it that it sends (but no more updates than a
 // rank has entries).
 uint64_t exchange_bytes(const IndexScheme& scheme, int ranks) {
     const uint64_t received = std::min(exchange_budget(scheme, ranks, SolveOptions{}.exchange_round_updates),
                                        largest_rank_entries(scheme, ranks));
-    return (received + received / uint64_t(std::max(1, ranks - 1))) * sizeof(uint64_t);
+    return (received + exchange_share(received, ranks)) * sizeof(uint64_t);
 }
 
 }  // namespace

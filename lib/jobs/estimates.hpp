@@ -58,8 +58,8 @@ struct MemoryPlan {
     // On ranks, the survey of a pawn table's slices that rank 0 gathers as they are solved (the
     // others send theirs on): held while solving by rank 0 alone.
     uint64_t gathered_survey = 0;
-    // On ranks, the update batches of one round of a ply's sweep (solve/ranked_sweep.hpp): 8 bytes per
-    // entry of the round and side, as if each gave one update for another rank.
+    // On ranks, the update batches of one round of a ply's sweep (solve/ranked_sweep.hpp): the budget
+    // a rank may receive and its share that it sends, 8 bytes an update.
     uint64_t exchange = 0;
 
     // A pawn's slice either pushes (the slices reached read back) or promotes (its part of the

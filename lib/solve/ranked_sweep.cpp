@@ -3,7 +3,6 @@
 #include <tbb/enumerable_thread_specific.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstdio>
 #include <vector>
@@ -82,10 +81,9 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
     // it), then every rank exchanges; the rounds go on until every rank has swept its layer. The
     // updates of a ply commute, so applying another rank's between rounds changes nothing: none makes
     // an entry of layer n.
-    const uint64_t budget =
-        std::max<uint64_t>(1, exchange_budget(c.scheme, ranks.size(), c.options.exchange_round_updates) /
-                                  uint64_t(std::max(1, ranks.size() - 1)));
-    const auto within_budget = [&] { return held.load(std::memory_order_relaxed) < budget; };
+    const uint64_t share = exchange_share(
+        exchange_budget(c.scheme, ranks.size(), c.options.exchange_round_updates), ranks.size());
+    const auto within_budget = [&] { return held.load(std::memory_order_relaxed) < share; };
     std::vector<Color> sides;
     for (Color side : {WHITE, BLACK})
         if (take_layer(c, side, n)) sides.push_back(side);

@@ -8,6 +8,7 @@
 // atomically, and the loss written when one reaches zero depends only on the ply and the exits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -35,6 +36,10 @@ struct RankTraffic {
 // (SolveOptions::exchange_round_updates), and a 1/EXCHANGE_ROUNDS share of the entries of the rank
 // holding the most of the scheme.
 uint64_t exchange_budget(const IndexScheme& scheme, int ranks, uint64_t least);
+// A rank's share of a round's budget: what it may send, the budget over the other ranks.
+inline uint64_t exchange_share(uint64_t budget, int ranks) {
+    return std::max<uint64_t>(1, budget / uint64_t(std::max(1, ranks - 1)));
+}
 
 // Sweeps layer n of both sides on every rank, exchanges the updates that cross and applies them;
 // returns the entries of the layer on all ranks. Afterwards every rank knows the largest distance

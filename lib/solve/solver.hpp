@@ -31,7 +31,7 @@ inline SolvePoint solve_point(int slice, int ply) { return (SolvePoint(slice) <<
 
 // The rounds of exchanges a ply's sweep on ranks takes when each entry of the rank holding the most
 // gives one update to another rank (exchange_budget in ranked_sweep.hpp): a round costs each rank
-// two collective steps, and holds its share of the entries' updates.
+// three collective steps, and holds its share of the entries' updates.
 constexpr uint64_t EXCHANGE_ROUNDS = 256;
 
 struct SolveOptions {
@@ -71,9 +71,9 @@ struct SolveOptions {
     // (SolvedTable::survey): 2 bits per entry and side while it is solved.
     bool survey_exits = false;
     // Of a table solved by several ranks: each ply is swept in rounds, each ending in an exchange of
-    // the updates for other ranks once a rank holds at least this many (and a 1/EXCHANGE_ROUNDS share
-    // of its entries), so that a rank holds a round's updates, not a ply's. Tests lower it to take
-    // many rounds.
+    // the updates for other ranks, so that a rank holds a round's updates, not a ply's. A rank
+    // receives at most this many in a round (or a 1/EXCHANGE_ROUNDS share of its entries, when more).
+    // Tests lower it to take many rounds.
     uint64_t exchange_round_updates = uint64_t(1) << 20;
     // The ranks that solve a table together (solve/ranked_sweep.hpp), each holding the state of its
     // king pairs; rank 0 gets the whole table, the others none. nullptr: this process alone. Each rank
