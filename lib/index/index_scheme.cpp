@@ -39,6 +39,17 @@ struct TopSquares {
 };
 const TopSquares TOP_SQUARE;
 
+// Calls f(i, x) for the men i = count - 1 .. 0 of the combination of rank `rank` in colex order, x
+// the i-th smallest of its digit squares (of `squares`).
+template <class F>
+void for_each_colex(int count, uint64_t rank, int squares, F&& f) {
+    for (int i = count; i > 0; --i) {
+        const int x = i == 1 ? int(rank) : TOP_SQUARE(i, rank, squares);  // C(x, 1) = x
+        rank -= BINOMIAL.c[x][i];
+        f(i - 1, x);
+    }
+}
+
 struct SymmetryTable {
     Square sq[SYMMETRY_COUNT][64];
     SymmetryTable() {
@@ -288,11 +299,14 @@ uint64_t IndexScheme::encode_group_moved(uint64_t idx, const Placement& p, int s
 
 void IndexScheme::unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const {
     if (g.fixed) return;  // placed with the kings
-    for (int i = g.count; i > 0; --i) {
-        const int x = i == 1 ? int(rank) : TOP_SQUARE(i, rank, g.squares);  // C(x, 1) = x
-        rank -= BINOMIAL.c[x][i];
-        p.square[g.first_slot + i - 1] = expand(x, g.type, low, high);
-    }
+    for_each_colex(g.count, rank, g.squares,
+                   [&](int i, int x) { p.square[g.first_slot + i] = expand(x, g.type, low, high); });
+}
+
+uint64_t IndexScheme::combination_digits(int count, uint64_t rank) {
+    uint64_t digits = 0;
+    for_each_colex(count, rank, 62, [&](int, int x) { digits |= uint64_t(1) << x; });
+    return digits;
 }
 
 bool IndexScheme::is_diagonal_twin(const Placement& p) const {

@@ -52,6 +52,16 @@ public:
     // The radices of the index's digits, most significant first: the king pair, then each group of
     // like men (an index is read in this mixed radix; store/digit_order.hpp permutes the digits).
     std::vector<uint64_t> digit_radices() const;
+    // The digit of the group of the man in `slot` (0 for a king: the king-pair digit).
+    size_t digit_of_slot(int slot) const { return slot < 2 ? 0 : size_t(slot_group_[slot]) + 1; }
+    // A man's digit square: pieces count among the 62 squares the kings (on low and high) leave
+    // free, pawns among the 48 of ranks 2-7.
+    static int digit_square(Square s, PieceType t, Square low, Square high) {
+        return t == PAWN ? s - 8 : s - (s > low) - (s > high);
+    }
+    // The digit squares (bit x for digit square x) of a group of `count` like men whose digit is
+    // `rank`: a combination in colex order, whatever the kings.
+    static uint64_t combination_digits(int count, uint64_t rank);
     // Whether digit d (0 the king pair, then the groups) places pawns.
     bool is_pawn_digit(size_t d) const { return d > 0 && groups_[d - 1].type == PAWN; }
     // The pawn digits' values when the pawns stand on c (the other digits 0), by digit.
@@ -172,11 +182,6 @@ private:
     // encode(p) with p's pawns, in a slice, standing on `image` (known when only a king moved).
     uint64_t encode(const Placement& p, int image) const;
 
-    // A man's digit square: pieces count among the 62 squares the kings (on low and high) leave
-    // free, pawns among the 48 of ranks 2-7.
-    static int digit_square(Square s, PieceType t, Square low, Square high) {
-        return t == PAWN ? s - 8 : s - (s > low) - (s > high);
-    }
     // What a king's move that keeps the pair canonical leaves of an entry's index: the pieces'
     // digits, their lone men's squares counted around the other king alone (a lone man loses one
     // more for the moved king below it), and a slice's image.

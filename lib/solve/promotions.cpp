@@ -1,11 +1,12 @@
 #include "solve/promotions.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <mutex>
 
 #include "chess/position.hpp"
-#include "index/index_cursor.hpp"
+#include "index/men_on_squares.hpp"
 #include "index/symmetry.hpp"
 #include "parallel/parallel_for.hpp"
 #include "solve/solve_error.hpp"
@@ -63,6 +64,10 @@ public:
                 const Square s = apply_symmetry(g, pop_lsb(b));
                 candidate_squares_ |= square_bb(flip_ ? flip_rank(s) : s);
             }
+        for (Square s = SQ_A1; s <= SQ_H8; ++s)
+            for (size_t i = 0; i < symmetries_.size(); ++i)
+                if (promotion_squares_ & square_bb(apply_symmetry(symmetries_[i], s)))
+                    symmetries_onto_[s] |= uint32_t(1) << i;
     }
 
     // Reads the table in runs, in parallel; stops early when `stop` is raised.
@@ -73,6 +78,11 @@ public:
         // Not a structured binding: clang before 16 cannot capture one in the lambda below.
         const auto to_read = spans_to_read();
         const DigitOrder& order = to_read.first;
+        // The entries are placed only when the new piece may stand on a candidate square.
+        const DigitOrder walk = order.natural() ? DigitOrder(table.digit_radices()) : order;
+        int new_piece_slot = 2;
+        while (table.piece_of_slot(new_piece_slot) != new_piece) ++new_piece_slot;
+        const MenOnSquares new_piece_on(table, new_piece_slot, candidate_squares_);
         std::vector<std::pair<uint64_t, uint64_t>> runs;  // [first, first + n) in `order`
         for (const auto& [first, n] : to_read.second)
             for (uint64_t at = first; at < first + n; at += RUN)
@@ -86,16 +96,16 @@ public:
                 values_->read(to_move, order, first, n, values.data());
             }
             std::vector<std::pair<size_t, Table::LongValue>> long_values;
-            IndexCursor at(table, first, order.order());
-            for (uint64_t i = 0; i < n; ++i, at.next()) {
-                if (!at.valid()) continue;
-                const Placement& p = at.placement();
+            Placement p;
+            walk.for_each_digits(first, n, [&](uint64_t i, uint64_t idx, const uint64_t* digit) {
+                if (!new_piece_on.may_stand(digit[0], digit[new_piece_on.digit()]) || !table.decode(idx, p))
+                    return;
                 bool candidate = false;
                 for (int s = 2; s < table.men(); ++s)
                     candidate |=
                         table.piece_of_slot(s) == new_piece && (candidate_squares_ & square_bb(p.square[s]));
                 if (candidate) reach(p, exact_ ? values[i] : DTM_DRAW, long_values);
-            }
+            });
             if (long_values.empty()) return;
             std::lock_guard lock(mutex_);
             for (const auto& [t, v] : long_values) targets_[t]->long_values.push_back(v);
@@ -162,7 +172,12 @@ private:
                 square[s] = flip_rank(square[s]);
             }
         }
-        for (Symmetry g : symmetries_) {
+        uint32_t onto = 0;  // the symmetries (by their place in symmetries_) worth trying
+        for (int s = 2; s < men; ++s)
+            if (piece[s] == Piece{side_, piece_}) onto |= symmetries_onto_[square[s]];
+        while (onto) {
+            const Symmetry g = symmetries_[size_t(std::countr_zero(onto))];
+            onto &= onto - 1;
             std::array<Square, MAX_MEN> q{};
             Bitboard occupied = 0;
             PawnConfig pawns;
@@ -221,6 +236,9 @@ private:
     std::vector<Symmetry> symmetries_;
     Bitboard promotion_squares_ = 0;  // in both images
     Bitboard candidate_squares_ = 0;
+    // By the new piece's square, in the material after the promotion: the symmetries (bit i for
+    // symmetries_[i]) that bring it onto a promotion square.
+    std::array<uint32_t, 64> symmetries_onto_{};
     std::vector<std::unique_ptr<Target>> targets_;
     std::mutex mutex_;
 };

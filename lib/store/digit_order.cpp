@@ -7,13 +7,23 @@
 
 namespace retro {
 
+namespace {
+
+std::vector<uint8_t> identity(size_t n) {
+    std::vector<uint8_t> order(n);
+    std::iota(order.begin(), order.end(), uint8_t(0));
+    return order;
+}
+
+}  // namespace
+
+DigitOrder::DigitOrder(std::vector<uint64_t> radices) : DigitOrder(radices, identity(radices.size())) {}
+
 DigitOrder::DigitOrder(std::vector<uint64_t> radices, std::vector<uint8_t> order)
     : order_(std::move(order)), radix_(std::move(radices)) {
     std::vector<uint8_t> sorted = order_;
     std::sort(sorted.begin(), sorted.end());
-    std::vector<uint8_t> digits(radix_.size());
-    std::iota(digits.begin(), digits.end(), uint8_t(0));
-    if (radix_.empty() || radix_.size() > MAX_DIGITS || sorted != digits)
+    if (radix_.empty() || radix_.size() > MAX_DIGITS || sorted != identity(radix_.size()))
         throw std::invalid_argument("a digit order must be a permutation of the index's " +
                                     std::to_string(radix_.size()) + " digits");
     const size_t n = radix_.size();

@@ -5,6 +5,7 @@
 // docs/format.md). The natural order stores entry idx at position idx.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -14,6 +15,8 @@ namespace retro {
 class DigitOrder {
 public:
     DigitOrder() = default;  // natural
+    // The natural order of an index with these radices (for_each_digits can walk it).
+    explicit DigitOrder(std::vector<uint64_t> radices);
     // order[k] is the index digit stored k-th most significant; a permutation of 0 .. radices - 1
     // (throws std::invalid_argument otherwise).
     DigitOrder(std::vector<uint64_t> radices, std::vector<uint8_t> order);
@@ -40,21 +43,31 @@ public:
             for (uint64_t k = 0; k < n; ++k) f(k, first + k);
             return;
         }
-        const size_t digits = order_.size();
+        for_each_digits(first, n, [&](uint64_t k, uint64_t idx, const uint64_t*) { f(k, idx); });
+    }
+
+    // The same, with the digits of idx too: f(k, idx, digit), digit[d] the index digit d (0 the
+    // king pair, as IndexScheme::digit_radices counts them). Needs the radices: not for the
+    // natural order of the default constructor.
+    template <class F>
+    void for_each_digits(uint64_t first, uint64_t n, F&& f) const {
+        assert(!radix_.empty());
+        const size_t digits = radix_.size();
+        const auto stored = [&](size_t k) { return natural() ? k : size_t(order_[k]); };
         uint64_t digit[MAX_DIGITS], idx = 0, rest = first;
         for (size_t k = digits; k-- > 0;) {  // stored digits, least significant first
-            const size_t d = order_[k];
-            digit[k] = rest % radix_[d];
+            const size_t d = stored(k);
+            digit[d] = rest % radix_[d];
             rest /= radix_[d];
-            idx += digit[k] * index_stride_[d];
+            idx += digit[d] * index_stride_[d];
         }
         for (uint64_t k = 0; k < n; ++k) {
-            f(k, idx);
+            f(k, idx, static_cast<const uint64_t*>(digit));
             for (size_t s = digits; s-- > 0;) {
-                const size_t d = order_[s];
+                const size_t d = stored(s);
                 idx += index_stride_[d];
-                if (++digit[s] < radix_[d]) break;
-                digit[s] = 0;
+                if (++digit[d] < radix_[d]) break;
+                digit[d] = 0;
                 idx -= radix_[d] * index_stride_[d];
             }
         }

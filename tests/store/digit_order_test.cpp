@@ -1,12 +1,13 @@
 // Files that store their entries in another order of the index's digits (format v3): the order's
 // arithmetic, round trips of DTM tables and WDL bitbases, the search and its sample, and bad orders in
 // a header.
+#include "store/digit_order.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 #include <stdexcept>
 
-#include "store/digit_order.hpp"
 #include "store/format.hpp"
 #include "store/layout_sample.hpp"
 #include "store/table_reader.hpp"
@@ -44,6 +45,24 @@ TEST(DigitOrder, StoresEveryEntryOnceAndTheOdometerAgrees) {
     }
     // The digit order {0, 1, 3, 2} swaps the two last digits: index 1 (last digit 1) is stored at 5.
     EXPECT_EQ(DigitOrder(radices, {0, 1, 3, 2}).stored_of(1), 5u);
+}
+
+// for_each_digits gives each entry's index digits (the mixed radix of the index, most significant
+// first), in a permuted order and in the natural order that knows the radices.
+TEST(DigitOrder, TheOdometerGivesEachEntrysDigits) {
+    const std::vector<uint64_t> radices = {3, 4, 5, 2};
+    const uint64_t size = 3 * 4 * 5 * 2;
+    for (const DigitOrder& order : {DigitOrder(radices, {2, 0, 3, 1}), DigitOrder(radices)}) {
+        uint64_t calls = 0;
+        order.for_each_digits(7, size - 7, [&](uint64_t k, uint64_t idx, const uint64_t* digit) {
+            EXPECT_EQ(k, calls++);
+            EXPECT_EQ(order.stored_of(idx), 7 + k);
+            EXPECT_EQ(((digit[0] * 4 + digit[1]) * 5 + digit[2]) * 2 + digit[3], idx);
+            for (size_t d = 0; d < radices.size(); ++d) EXPECT_LT(digit[d], radices[d]);
+        });
+        EXPECT_EQ(calls, size - 7);
+    }
+    EXPECT_TRUE(DigitOrder(radices).natural());
 }
 
 TEST(DigitOrder, TheIdentityIsNaturalAndOtherListsAreRefused) {
