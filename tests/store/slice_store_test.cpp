@@ -225,6 +225,13 @@ TEST(PromotionsInPart, FromFiles) {
     for (const bool settled : {false, true}) expect_same_from_files(Material::parse("KPvK"), settled);
 }
 
+// With a pawn left after the promotion (KPPvK into KQPvK and the others), only the runs of entries
+// with that pawn are read, from files that store the pawn digits first, and the new piece's entries
+// are told from their digits.
+TEST(PromotionsInPart, WithAPawnLeftFromFilesThatStoreThePawnDigitsFirst) {
+    expect_same_from_files(Material::parse("KPPvK"), false);
+}
+
 // Both ways of bounding a pawn table's memory at once, stopped and resumed.
 TEST(PromotionsInPart, WithTheSlicesOnDisk) {
     ScratchDir dir("promotions-slices");
