@@ -238,12 +238,25 @@ int generate(const GenerateArgs& a) {
 
     for (const Material& m : named) {
         if (silent) break;
-        // Counted by the job for a table it built; a complete table skipped is read from its file.
+        // Counted by the job for a table it built; a complete table skipped is read from its file,
+        // whole (minutes for a 7-man table), so a signal stops the read.
         const auto built = std::find_if(result.built.begin(), result.built.end(),
                                         [&](const BuiltTable& b) { return b.material == m && b.statistics; });
-        const TableStatistics stats =
-            built != result.built.end() ? *built->statistics : compute_statistics(*Tablebase(a.dir).find(m));
-        std::cout << (a.json ? format_json(stats) + "\n" : format_text(stats));
+        if (built != result.built.end()) {
+            std::cout << (a.json ? format_json(*built->statistics) + "\n" : format_text(*built->statistics));
+            continue;
+        }
+        Tablebase tables(a.dir);
+        if (signals) tables.stop_reading_when(&StopSignals::flag());
+        try {
+            const TableStatistics stats = compute_statistics(*tables.find(m));
+            std::cout << (a.json ? format_json(stats) + "\n" : format_text(stats));
+        } catch (const Stopped&) {
+            const int sig = StopSignals::signal_number();
+            say("interrupted" + (sig ? " by signal " + std::to_string(sig) : std::string()) +
+                " while reading " + m.name() + "'s statistics from its file; the table is complete");
+            return 128 + (sig ? sig : SIGINT);
+        }
     }
     return 0;
 }
