@@ -1,5 +1,6 @@
 #include "index/symmetry.hpp"
 
+#include <cassert>
 #include <cstdlib>
 
 namespace retro {
@@ -54,6 +55,47 @@ Square apply_symmetry(Symmetry s, Square sq) {
     if (s & MIRROR_FILE) f = 7 - f;
     if (s & 4) r = 7 - r;
     return make_square(f, r);
+}
+
+namespace {
+
+// The bit of (file, rank) moved to (rank, file): three delta swaps of blocks, 4, 2, then 1 square wide.
+Bitboard transpose(Bitboard b) {
+    const auto swap = [&b](Bitboard mask, int shift) {
+        const Bitboard t = mask & (b ^ (b << shift));
+        b ^= t ^ (t >> shift);
+    };
+    swap(0x0f0f0f0f00000000, 28);
+    swap(0x3333000033330000, 14);
+    swap(0x5500550055005500, 7);
+    return b;
+}
+
+// The bit of (file, rank) moved to (7 - file, rank): each rank's byte reversed.
+Bitboard mirror_files(Bitboard b) {
+    b = ((b >> 1) & 0x5555555555555555) | ((b & 0x5555555555555555) << 1);
+    b = ((b >> 2) & 0x3333333333333333) | ((b & 0x3333333333333333) << 2);
+    return ((b >> 4) & 0x0f0f0f0f0f0f0f0f) | ((b & 0x0f0f0f0f0f0f0f0f) << 4);
+}
+
+}  // namespace
+
+Bitboard apply_symmetry(Symmetry s, Bitboard b) {
+    if (s & TRANSPOSE) b = transpose(b);
+    if (s & MIRROR_FILE) b = mirror_files(b);
+    if (s & 4) b = __builtin_bswap64(b);  // the ranks reversed
+    return b;
+}
+
+int men_off_symmetry(const Position& pos, Symmetry s) {
+    assert(apply_symmetry(s, apply_symmetry(s, Square(1))) == Square(1));
+    int off = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int t = KING; t <= PAWN; ++t) {
+            const Bitboard men = pos.pieces(c, PieceType(t));
+            if (men) off += popcount(men & ~apply_symmetry(s, men));
+        }
+    return off;
 }
 
 const KingPairs& pawnless_king_pairs() {

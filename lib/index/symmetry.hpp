@@ -9,7 +9,8 @@
 #include <array>
 #include <cstdint>
 
-#include "chess/types.hpp"
+#include "chess/bitboard.hpp"
+#include "chess/position.hpp"
 
 namespace retro {
 
@@ -33,6 +34,11 @@ struct KingPairs {
 };
 
 Square apply_symmetry(Symmetry s, Square sq);
+// Every square of b moved by s, as apply_symmetry moves one.
+Bitboard apply_symmetry(Symmetry s, Bitboard b);
+// The men of pos whose image under s holds no like man (s its own inverse: the identity, a mirror or
+// a diagonal's transpose).
+int men_off_symmetry(const Position& pos, Symmetry s);
 const KingPairs& pawnless_king_pairs();
 const KingPairs& pawn_king_pairs();
 

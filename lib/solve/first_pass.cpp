@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "chess/movegen.hpp"
+#include "index/symmetry.hpp"
 #include "solve/entry_exits.hpp"
 #include "solve/neighbours.hpp"
 
@@ -36,13 +37,7 @@ int distinct_successors(const IndexScheme& scheme, const Entry& e, const MoveLis
 // How many of the king's quiet moves reach the entry of another of them: none unless symmetry s
 // maps every other man onto a like man; then each pair of targets that s swaps counts once.
 int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) {
-    const Bitboard occupied = pos.occupied();
-    for (Bitboard men = occupied & ~square_bb(king_moves.moves[0].from); men;) {
-        const Square x = pop_lsb(men), y = apply_symmetry(s, x);
-        if (!(occupied & square_bb(y)) || pos.type_on(y) != pos.type_on(x) ||
-            pos.color_on(y) != pos.color_on(x))
-            return 0;
-    }
+    if (men_off_symmetry(pos, s) > 1) return 0;  // the king is off s's diagonal, so one is the king
     Bitboard targets = 0;
     for (const Move& m : king_moves) targets |= square_bb(m.to);
     int swapped = 0;  // targets whose image is another target
@@ -53,19 +48,27 @@ int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) 
     return swapped / 2;
 }
 
-// The distinct entries the quiet moves of a summary reach, the kings off the diagonal, or -1 when the
-// moves must be listed to tell (a king move re-oriented onto the same king pair).
+// Two quiet moves reach one entry only through a symmetry s that maps the position after one onto
+// the position after the other. Each move changes two (man, square) pairs, so the position and its
+// image under s then differ in at most four: at most two men are off s. Past that, every quiet move
+// reaches an entry of its own.
+bool moves_may_meet_through(const Position& pos, Symmetry s) { return men_off_symmetry(pos, s) <= 2; }
+
+// The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed to
+// tell: a symmetry that keeps the kings' places may fold them, and the men are nearly symmetric.
 int quick_quiet_count(const IndexScheme& scheme, const Entry& e, const MoveSummary& moves) {
-    assert(!e.diagonal);
     const int quiet = moves.quiet_piece_moves + moves.king_moves.size;
-    // A king move meets another quiet move's entry only through a symmetry that fixes the other
-    // king: in a pawnless table, the transpose or anti-transpose with that king on its diagonal.
-    if (scheme.has_pawns() || moves.king_moves.size == 0) return quiet;
+    if (scheme.has_pawns()) return quiet;  // the mirror keeps no square, so no king in place
+    // Both kings on the a1-h8 diagonal: the transpose keeps them and may fold any two moves.
+    if (e.diagonal) return moves_may_meet_through(e.pos, TRANSPOSE) ? -1 : quiet;
+    // Otherwise a king move meets another quiet move's entry only through a symmetry that fixes the
+    // other king: the transpose or anti-transpose with that king on its diagonal.
+    if (moves.king_moves.size == 0) return quiet;
     const Square other = e.pos.king(~e.pos.side_to_move());
     const Symmetry fixing = file_of(other) == rank_of(other)       ? TRANSPOSE
                             : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
                                                                    : IDENTITY;
-    if (fixing == IDENTITY) return quiet;
+    if (fixing == IDENTITY || !moves_may_meet_through(e.pos, fixing)) return quiet;
     for (const Move& m : moves.king_moves)
         if (scheme.king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to)) return -1;
     return quiet - king_moves_met(e.pos, moves.king_moves, fixing);
@@ -128,7 +131,7 @@ void first_pass(SchemeContext& c) {
 
 QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, const BoardAttacks& attacks,
                                  MoveSummary& moves, SuccessorPath path) {
-    if (path == SuccessorPath::Counted && !e.diagonal && summarize_legal_moves(e.pos, attacks, moves)) {
+    if (path == SuccessorPath::Counted && summarize_legal_moves(e.pos, attacks, moves)) {
         const int quiet = quick_quiet_count(scheme, e, moves);
         if (quiet >= 0) return {quiet, SuccessorPath::Counted};
     }

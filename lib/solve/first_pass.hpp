@@ -22,8 +22,8 @@ struct QuietSuccessors {
     SuccessorPath path;  // the one taken
 };
 // The distinct entries e's quiet moves reach, and its exits in moves.exits. Counted when `path`
-// asks for it and the summary can tell (no pinned pawn, the kings off the diagonal, no king move
-// re-oriented onto the same king pair); listed otherwise. `attacks` are e.pos's.
+// asks for it and the summary can tell (no pinned pawn, and no symmetry that keeps the kings'
+// places maps the men nearly onto themselves); listed otherwise. `attacks` are e.pos's.
 QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, const BoardAttacks& attacks,
                                  MoveSummary& moves, SuccessorPath path = SuccessorPath::Counted);
 
