@@ -103,6 +103,9 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
             for_each_code(codes, chunk * SWEEP_CHUNK, last, wanted, wanted, [&](uint64_t local) {
                 const uint64_t i = c.owned.begin + local;
                 const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
+                // The predecessors' codes lie at random, and an atomic count-down waits for its own
+                // load before the next starts: their cache misses are started together first.
+                for (int j = 0; j < preds.size; ++j) c.prefetch_code(~side, preds.items[j]);
                 for (int j = 0; j < preds.size; ++j) update(~side, preds.items[j]);
                 found.add(i);
                 codes[local] = done;
