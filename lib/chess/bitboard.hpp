@@ -22,6 +22,13 @@ constexpr Bitboard RANK_1 = 0xFFULL;
 constexpr Bitboard RANK_8 = RANK_1 << 56;
 constexpr Bitboard PAWN_RANKS = ~(RANK_1 | RANK_8);  // pawns may stand on ranks 2-7 only
 
+// The a-file to the h-file: the bits of each byte reversed.
+constexpr Bitboard mirror_files(Bitboard b) {
+    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
+    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
+    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
+}
+
 inline int popcount(Bitboard b) { return std::popcount(b); }
 inline Square lsb(Bitboard b) {
     assert(b);

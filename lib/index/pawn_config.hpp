@@ -15,13 +15,6 @@ struct PawnConfig {
     friend auto operator<=>(const PawnConfig&, const PawnConfig&) = default;
 };
 
-// The a-file to the h-file: the bits of each byte reversed.
-constexpr Bitboard mirror_files(Bitboard b) {
-    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
-    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
-    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
-}
-
 constexpr PawnConfig mirrored(const PawnConfig& c) {
     return {{mirror_files(c.pawns[WHITE]), mirror_files(c.pawns[BLACK])}};
 }

@@ -71,13 +71,6 @@ Bitboard transpose(Bitboard b) {
     return b;
 }
 
-// The bit of (file, rank) moved to (7 - file, rank): each rank's byte reversed.
-Bitboard mirror_files(Bitboard b) {
-    b = ((b >> 1) & 0x5555555555555555) | ((b & 0x5555555555555555) << 1);
-    b = ((b >> 2) & 0x3333333333333333) | ((b & 0x3333333333333333) << 2);
-    return ((b >> 4) & 0x0f0f0f0f0f0f0f0f) | ((b & 0x0f0f0f0f0f0f0f0f) << 4);
-}
-
 }  // namespace
 
 Bitboard apply_symmetry(Symmetry s, Bitboard b) {

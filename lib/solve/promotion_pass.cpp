@@ -11,6 +11,9 @@ void promotion_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
     for (Color side : {WHITE, BLACK}) {
         if (!scheme.material().count(side, PAWN)) continue;
+        // A slice's pawns stand on the same ranks in every entry: most slices have none to promote.
+        const Bitboard seventh = side == WHITE ? RANK_8 >> 8 : RANK_1 << 8;
+        if (scheme.is_slice() && !(scheme.slice_config().pawns[side] & seventh)) continue;
         const auto on_seventh = [&](const Placement& p) {
             for (int s = 2; s < scheme.men(); ++s)
                 if (scheme.piece_of_slot(s) == Piece{side, PAWN} && relative_rank(side, p.square[s]) == 6)
