@@ -39,6 +39,12 @@ Bitboard apply_symmetry(Symmetry s, Bitboard b);
 // The men of pos whose image under s holds no like man (s its own inverse: the identity, a mirror or
 // a diagonal's transpose).
 int men_off_symmetry(const Position& pos, Symmetry s);
+// Whether more than `most` men of pos are off s. Told by the men whose image is empty alone when
+// they are enough, as they are in most positions: one bitboard moved instead of one a kind of man.
+inline bool more_men_off_symmetry(const Position& pos, Symmetry s, int most) {
+    const Bitboard occupied = pos.occupied();
+    return popcount(occupied & ~apply_symmetry(s, occupied)) > most || men_off_symmetry(pos, s) > most;
+}
 const KingPairs& pawnless_king_pairs();
 const KingPairs& pawn_king_pairs();
 

@@ -37,7 +37,7 @@ int distinct_successors(const IndexScheme& scheme, const Entry& e, const MoveLis
 // How many of the king's quiet moves reach the entry of another of them: none unless symmetry s
 // maps every other man onto a like man; then each pair of targets that s swaps counts once.
 int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) {
-    if (men_off_symmetry(pos, s) > 1) return 0;  // the king is off s's diagonal, so one is the king
+    if (more_men_off_symmetry(pos, s, 1)) return 0;  // the king is off s's diagonal, so one is the king
     Bitboard targets = 0;
     for (const Move& m : king_moves) targets |= square_bb(m.to);
     int swapped = 0;  // targets whose image is another target
@@ -52,7 +52,7 @@ int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) 
 // the position after the other. Each move changes two (man, square) pairs, so the position and its
 // image under s then differ in at most four: at most two men are off s. Past that, every quiet move
 // reaches an entry of its own.
-bool moves_may_meet_through(const Position& pos, Symmetry s) { return men_off_symmetry(pos, s) <= 2; }
+bool moves_may_meet_through(const Position& pos, Symmetry s) { return !more_men_off_symmetry(pos, s, 2); }
 
 // The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed to
 // tell: a symmetry that keeps the kings' places may fold them, and the men are nearly symmetric.

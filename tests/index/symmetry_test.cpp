@@ -31,3 +31,29 @@ TEST(Symmetry, MenOffCountsTheMenWhoseImageHoldsNoLikeMan) {
     EXPECT_EQ(off("7k/8/8/8/8/8/6R1/K7 w - - 0 1", ANTI_TRANSPOSE), 2);
     EXPECT_EQ(off("7k/8/8/8/8/8/6R1/K7 w - - 0 1", IDENTITY), 0);
 }
+
+// The quick bound agrees with the count on random placements of five men, off every symmetry its
+// own inverse.
+TEST(Symmetry, MoreMenOffAgreesWithTheCount) {
+    std::mt19937_64 rng(11);
+    const Piece men[] = {{WHITE, KING}, {BLACK, KING}, {WHITE, ROOK}, {WHITE, ROOK}, {BLACK, BISHOP}};
+    int told[4] = {};
+    for (int trial = 0; trial < 20000; ++trial) {
+        Position pos;
+        Bitboard used = 0;
+        for (const Piece& man : men) {
+            Square s;
+            do s = Square(rng() % 8 < 3 ? 9 * (rng() % 8) : rng() % 64);  // often on the a1-h8 diagonal
+            while (used & square_bb(s));
+            used |= square_bb(s);
+            pos.put(man, s);
+        }
+        for (Symmetry s : {IDENTITY, TRANSPOSE, ANTI_TRANSPOSE, MIRROR_FILE}) {
+            const int off = men_off_symmetry(pos, s);
+            ++told[std::min(off, 3)];
+            for (int most = 0; most <= 3; ++most)
+                ASSERT_EQ(more_men_off_symmetry(pos, s, most), off > most) << pos.fen() << " symmetry " << s;
+        }
+    }
+    for (int off = 0; off <= 3; ++off) EXPECT_GT(told[off], 100) << off << " men off";
+}
