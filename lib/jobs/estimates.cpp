@@ -18,6 +18,7 @@
 #include "solve/estimates.hpp"
 #include "solve/ranked_sweep.hpp"
 #include "solve/solver.hpp"
+#include "store/block_cache.hpp"
 
 namespace retro {
 
@@ -64,6 +65,17 @@ uint64_t completing_bytes(const Material& m, bool promotions_in_part,
         most = std::max(most, table_memory_bytes(sub) / 2 * uint64_t(std::popcount(unsigned(sides))) +
                                   completion_bytes(sub, sides));
     return most;
+}
+
+// MemoryPlan::probe_cache of m's promotions read in part, of the tables `completed_when_read` names
+// (every one when empty).
+uint64_t probe_cache_bytes(const Material& m,
+                           const std::function<bool(const Material&)>& completed_when_read) {
+    uint64_t probed = 0;
+    for (const Material& sub : direct_subtables(m))
+        if (sub.total() == m.total() && (!completed_when_read || completed_when_read(sub)))
+            probed += table_memory_bytes(sub);
+    return std::min<uint64_t>(probed, BlockCache::DEFAULT_BYTES);
 }
 
 std::string bytes_text(const char* what, uint64_t bytes) {
@@ -144,6 +156,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
                                : table;
         plan.promotions = way.in_part ? promotions_in_part_bytes(m, threads) : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);
+        plan.probe_cache = way.in_part ? probe_cache_bytes(m, completed_when_read) : 0;
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
         // order's sampled block still use once dropped.
         plan.writing = way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? survey : 0);
@@ -163,8 +176,10 @@ std::string MemoryPlan::text() const {
              bytes_text(promotions_in_part ? "promotions in part" : "promotions", promotions);
     if (exchange) s += ", " + bytes_text("updates exchanged", exchange);
     if (gathered_survey) s += ", " + bytes_text("survey at rank 0", gathered_survey);
-    s += ", " + bytes_text("captures", captures) + "), writing " + (ranks > 1 ? "(rank 0) " : "") +
-         format_bytes(written()) + ", reading sub-tables " + format_bytes(reading());
+    s += ", " + bytes_text("captures", captures);
+    if (probe_cache) s += ", " + bytes_text("probe cache", probe_cache);
+    s += std::string("), writing ") + (ranks > 1 ? "(rank 0) " : "") + format_bytes(written()) +
+         ", reading sub-tables " + format_bytes(reading());
     return s;
 }
 

@@ -37,6 +37,10 @@ struct MemoryPlan {
     uint64_t own = 0;         // a pawn table's values: whole, or the slices a slice's pushes reach
     uint64_t promotions = 0;  // the tables promotions reach: whole, or the largest slice's part
     uint64_t captures = 0;    // the tables captures reach (and promotions that capture), whole
+    // Promotions read in part from files that settle values by exits are probed entry by entry
+    // (solve/promotions.hpp) through the block cache of the build's Tablebase, held to the table's
+    // end: its size, or the promoted tables' values when less.
+    uint64_t probe_cache = 0;
     // While the file is written, besides the captures' tables (and the promotions' tables held
     // whole): the table and the bits of the entries exits settle, or a few slices read back.
     uint64_t writing = 0;
@@ -69,10 +73,12 @@ struct MemoryPlan {
     }
     // Rank 0's, on ranks.
     uint64_t solving() const {
-        return PROCESS_BYTES + codecs + state + exchange + gathered_survey + own_and_promotions() + captures;
+        return PROCESS_BYTES + codecs + state + exchange + gathered_survey + own_and_promotions() + captures +
+               probe_cache;
     }
     uint64_t written() const {
-        return PROCESS_BYTES + codecs + writing + captures + (promotions_in_part ? 0 : promotions);
+        return PROCESS_BYTES + codecs + writing + captures + (promotions_in_part ? 0 : promotions) +
+               probe_cache;
     }
     // Sub-tables are read before the solve allocates its state and solves its first slice; the chain
     // is completed before they are read.

@@ -16,6 +16,7 @@
 #include "jobs/progress.hpp"
 #include "solve/exit_settled.hpp"
 #include "solve/solver.hpp"
+#include "store/block_cache.hpp"
 #include "support/solved_tables.hpp"
 
 using namespace retro;
@@ -193,13 +194,31 @@ TEST(JobsPlan, APawnTableStaysWithinItsCache) {
     const MemoryPlan lean = memory_plan(m, 0);
     EXPECT_TRUE(lean.slices_on_disk && lean.promotions_in_part);
     EXPECT_EQ(lean.promotions, 4 * slice);
-    // A slice's pawn pushes or promotes: the larger of the two, not their sum.
-    EXPECT_EQ(lean.solving(), PROCESS_BYTES + 2 * slice + 4 * slice + lean.captures);
+    // A slice's pawn pushes or promotes: the larger of the two, not their sum. Promoted files that
+    // settle values by exits (every one, unless told) are probed through the block cache, held whole.
+    EXPECT_EQ(lean.probe_cache, BlockCache::DEFAULT_BYTES);
+    EXPECT_EQ(lean.solving(), PROCESS_BYTES + 2 * slice + 4 * slice + lean.captures + lean.probe_cache);
     EXPECT_EQ(lean.peak(), lean.solving());
     EXPECT_LT(lean.peak(), whole.peak() / 2);
     EXPECT_EQ(lean.captures, whole.captures);
     EXPECT_NE(lean.text().find("own slices read back"), std::string::npos) << lean.text();
     EXPECT_NE(lean.text().find(" or promotions in part"), std::string::npos) << lean.text();
+    EXPECT_NE(lean.text().find("probe cache 64.0 MiB"), std::string::npos) << lean.text();
+    // Self-contained promoted files are read without probes.
+    const MemoryPlan lean_self_contained =
+        memory_plan(m, 0, UINT64_MAX, true, 0, [](const Material&) { return false; });
+    EXPECT_EQ(lean_self_contained.probe_cache, 0u);
+    EXPECT_EQ(lean_self_contained.solving(), lean.solving() - BlockCache::DEFAULT_BYTES);
+    EXPECT_EQ(lean_self_contained.text().find("probe cache"), std::string::npos)
+        << lean_self_contained.text();
+    // The cache fills no further than the promoted tables' values: KPvK's promotions, 3-man tables.
+    const Material kpk = Material::parse("KPvK");
+    uint64_t promoted_kpk = 0;
+    for (const char* name : {"KQvK", "KRvK", "KBvK", "KNvK"})
+        promoted_kpk += table_memory_bytes(Material::parse(name));
+    ASSERT_TRUE(memory_plan(kpk, 0).promotions_in_part);
+    EXPECT_EQ(memory_plan(kpk, 0).probe_cache, promoted_kpk);
+    EXPECT_EQ(memory_plan(kpk).probe_cache, 0u);  // held whole
 }
 
 // Slices solved in waves are solved a thread each: what a slice holds of its own counts per thread.

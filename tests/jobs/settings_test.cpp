@@ -57,14 +57,18 @@ TEST(JobsSettings, ThePlanHoldsEachTablesWayForItsSettings) {
     const JobSettings lean{.memory_limit = parse_bytes("8G"), .cache = parse_bytes("20M"), .threads = 2};
     const JobPlan plan = make_plan({krpkr}, NOWHERE, lean);
     EXPECT_EQ(plan.resources.cache, parse_bytes("20M"));
+    const auto completed = [&plan](const Material& sub) { return plan.completed_when_read.contains(sub); };
     for (const PlannedTable& t : plan.tables) {
-        const MemoryPlan expected = memory_plan(t.material, plan.resources.cache, plan.resources.memory_limit,
-                                                true, plan.resources.codecs, {}, plan.resources.threads);
+        const MemoryPlan expected =
+            memory_plan(t.material, plan.resources.cache, plan.resources.memory_limit, true,
+                        plan.resources.codecs, completed, plan.resources.threads);
         EXPECT_EQ(t.memory.peak(), expected.peak()) << t.material.name();
         EXPECT_EQ(t.memory.promotions_in_part, expected.promotions_in_part) << t.material.name();
         EXPECT_EQ(t.settles, !t.memory.promotions_in_part && !t.read_in_part) << t.material.name();
     }
     EXPECT_TRUE(plan.memory(krpkr).promotions_in_part);
+    // Its promotions are built by the job, self-contained: read in part without probes.
+    EXPECT_EQ(plan.memory(krpkr).probe_cache, 0u);
     EXPECT_TRUE(plan.read_in_part(Material::parse("KQRvKR")));
     EXPECT_FALSE(plan.settles(Material::parse("KQRvKR")));
     EXPECT_TRUE(plan.read_whole_later(Material::parse("KRvKR")));
