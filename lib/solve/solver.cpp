@@ -23,9 +23,10 @@ namespace {
 // A slice solved alone (its loops parallel, with checkpoints), or beside the others of its wave.
 enum class SliceRun { Alone, InWave };
 
-// A pawn table reports its progress about this many times, whatever its number of slices. The slices
-// of a table with fewer slices than that report each ply too, as a whole table does, when they are
-// solved alone (not in waves): KRPvKR's 24 slices of 13.9 M entries do.
+// A pawn table reports its progress at most about this many times, whatever its number of slices (a
+// wave of slices solved side by side reports once). The slices of a table with fewer slices than that
+// report each ply too, as a whole table does, when they are solved alone (not in waves): KRPvKR's 24
+// slices of 13.9 M entries do.
 constexpr uint64_t SLICE_LINES = 100;
 
 // Solves a table: a pawnless one as one scheme, a pawn table slice by slice, in waves of small
@@ -169,11 +170,14 @@ private:
                 solved = solve_wave(configs, k, end);
             }
             options_.control.tell(Control::Count::SlicesSolved, end, slices);
+            // The slices of a wave end together: one line for the wave when a line falls in it.
+            bool line_due = false;
             for (int j = k; j < end; ++j) {
                 solved_->add(j, std::move(solved[size_t(j - k)]));
-                if (options_.control.lines && ((j + 1) % line_every == 0 || j + 1 == slices))
-                    *options_.control.lines << label(j, slices) << " done, " << elapsed() << " s\n";
+                line_due = line_due || (j + 1) % line_every == 0 || j + 1 == slices;
             }
+            if (options_.control.lines && line_due)
+                *options_.control.lines << label(end - 1, slices) << " done, " << elapsed() << " s\n";
             // A slice solved alone hands the layer log to the next, which starts it anew: the checkpoint
             // must name that slice, not the state whose log is lost.
             if (end - k == 1 && end < slices && !options_.checkpoint.empty()) checkpoint(end, nullptr);
