@@ -5,14 +5,16 @@ Usage: scripts/measure-rates.py [--bin build/bin] [--dir /tmp/rates] [--threads 
 
 Builds every table of 3 and 4 men into DIR (untimed), then builds each TABLE on its own with its
 sub-tables in place, pawn tables twice: held in memory, then the lean way (`--cache 1K`: solved
-slices on disk, promotions read in part). Each build is a `tbgen` process of its own, and its user
-and system CPU time is what counts (less that of the same command with --dry-run: starting, checking
-the files already there and planning happen once per job), not its wall time: on a shared machine the wall time measures
-the neighbours. tbgen's "solved in S, written in W" line splits that CPU between the solve and the
-write in proportion, leaving out the completion of sub-tables before the solve ("its N sub-tables
-completed in C"), which a whole job does not pay (it reads its own tables from their exact copies). Prints each build, the calibration `tbgen --calibrate` measures here, and the
-rates per kind and number of men (the sum of the CPU over the sum of the entries) as the C++ lines
-of reference_rates.hpp.
+slices on disk, promotions read in part) in DIR/lean, where the tables it promotes into are
+self-contained, as the job that builds them for a lean table writes them. Each build is a `tbgen`
+process of its own, and its user and system CPU time is what counts (less that of the same command
+with --dry-run: starting, checking the files already there and planning happen once per job), not
+its wall time: on a shared machine the wall time measures the neighbours. tbgen's "solved in S,
+written in W" line splits that CPU between the solve and the write in proportion, leaving out the
+completion of sub-tables before the solve ("its N sub-tables completed in C"), which a whole job
+does not pay (it reads its own tables from their exact copies). Prints each build, the calibration
+`tbgen --calibrate` measures here, and the rates per kind and number of men (the sum of the CPU
+over the sum of the entries) as the C++ lines of reference_rates.hpp.
 """
 import argparse
 import importlib.util
@@ -54,6 +56,20 @@ def kind(name, lean):
     return "PawnsLean" if lean else "PawnsInMemory"
 
 
+def lean_directory(tbpack, directory, threads, table, needed):
+    """A directory beside `directory` with its tables, those `table` promotes into (as many men)
+    rewritten self-contained, as the job that builds them for a lean table writes them."""
+    lean_dir = os.path.join(directory, "lean")
+    os.makedirs(lean_dir, exist_ok=True)
+    promoted = [t for t in needed if men(t) == men(table)]
+    for name in os.listdir(directory):
+        if name.endswith(".rtb") and name[:-4] not in promoted and name[:-4] != table:
+            subprocess.run(["cp", "-p", os.path.join(directory, name), lean_dir], check=True)
+    if promoted:
+        run([tbpack, "--self-contained", "-t", str(threads), "--overwrite", directory, lean_dir, *promoted])
+    return lean_dir
+
+
 def measure(tbgen, directory, threads, table, lean):
     """CPU seconds of the solve and of the write, and the entries (both sides), of one build."""
     for suffix in (".rtb", ".rtw"):
@@ -65,6 +81,13 @@ def measure(tbgen, directory, threads, table, lean):
     needed = [t for t in (order.group(1).split() if order else []) if t != table]
     if needed:
         run([tbgen, *needed, "-o", directory, "-t", str(threads), "-q"])
+    if lean:
+        directory = lean_directory(os.path.join(os.path.dirname(tbgen), "tbpack"), directory, threads, table,
+                                   needed)
+        for suffix in (".rtb", ".rtw"):
+            path = os.path.join(directory, table + suffix)
+            if os.path.exists(path):
+                os.remove(path)
     options = ["--cache", "1K"] if lean else []
     # What a job pays once, not per table: starting, checking the files already there, planning.
     _, once = run([tbgen, table, "-o", directory, "-t", str(threads), "--dry-run", *options], timed=True)

@@ -1,12 +1,13 @@
 // The cost model's measurements (jobs/cost_model.hpp), on the reference machine: the development
-// machine (2 cores, AMD EPYC; docs/benchmarks.md#projected-time), load average 1.3-2.1.
+// machine (2 cores, AMD EPYC; docs/benchmarks.md#projected-time), load average 1.0-2.1.
 //
 // REFERENCE_RATES: CPU seconds per index entry (both sides to move) of tables built by `tbgen -t 2`
 // with their sub-tables in place, each kind summed over its tables: KQvKR and KRvKN, KRBvKR and
 // KQRvKN; KRvKP, KPvKP and KRPvKR in memory, and the lean way with --cache 1K (the leanest: a larger
-// cache costs less). REFERENCE_CALIBRATION_SECONDS: calibration_seconds() then. Both printed by
-// `scripts/measure-rates.py --dir /tmp/rates`; a change to the solver's or the writer's speed calls
-// for it.
+// cache costs less) over self-contained promoted tables, as a job writes them for a lean table.
+// REFERENCE_CALIBRATION_SECONDS: calibration_seconds() then (0.0263 s, and 0.0259 s in the run of
+// the pawn tables). Both printed by `scripts/measure-rates.py --dir /tmp/rates`; a change to the
+// solver's or the writer's speed calls for it.
 //
 // REFERENCE_GROWTH_PER_MAN: no 6-man table fits the measurement's time. KNNNvKN and KRNvKNN cost
 // about 1.1 times the CPU per entry of the 5-man pawnless tables built by the same program.
@@ -21,10 +22,10 @@ inline constexpr double REFERENCE_GROWTH_PER_MAN = 1.1;
 inline constexpr ReferenceRate REFERENCE_RATES[] = {
     {TableKind::Pawnless, 4, {2.779e-07, 7.645e-07}},
     {TableKind::Pawnless, 5, {2.369e-07, 1.361e-07}},
-    {TableKind::PawnsInMemory, 4, {3.926e-07, 4.423e-07}},
-    {TableKind::PawnsInMemory, 5, {2.692e-07, 1.524e-07}},
-    {TableKind::PawnsLean, 4, {1.203e-06, 5.652e-07}},
-    {TableKind::PawnsLean, 5, {3.890e-07, 2.647e-07}},
+    {TableKind::PawnsInMemory, 4, {3.151e-07, 3.645e-07}},
+    {TableKind::PawnsInMemory, 5, {2.809e-07, 1.500e-07}},
+    {TableKind::PawnsLean, 4, {9.866e-07, 4.363e-07}},
+    {TableKind::PawnsLean, 5, {3.560e-07, 2.534e-07}},
 };
 
 }  // namespace retro
