@@ -198,7 +198,7 @@ TEST_F(TbgenMpiFault, APawnTableKilledInItsSlicesIsResumedByAsManyRanks) {
     for (const auto& e : fs::directory_iterator(one))
         if (!e.path().filename().string().starts_with("KPvK.") && e.path().filename() != "tbgen.log")
             fs::copy_file(e.path(), dir / e.path().filename());
-    expect_resumed_after_a_kill("KPvK", args, dir, "KPvK slice 6 of 24 done", one);
+    expect_resumed_after_a_kill("KPvK", args, dir, "KPvK slice 8 of 24 done", one);
 }
 
 TEST_F(TbgenMpiFault, SigintAndSigtermToMpirunEndEveryRank) {
