@@ -17,6 +17,7 @@
 #include "jobs/bench.hpp"
 #include "jobs/estimates.hpp"
 #include "jobs/plan.hpp"
+#include "jobs/progress.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
@@ -61,14 +62,19 @@ void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tabl
         options.report = [](const std::string& s) { std::cerr << s << "\n"; };
         run_job(plan, options);
     }
-    std::string loaded;
+    // A file that settles values by exits is completed from its own sub-tables as it loads, which
+    // takes a while (KRPvKR's seven: half a minute): each one is named as it is ready.
+    std::cerr << "loading the sub-tables, untimed:";
     for (const Material& sub : direct_subtables(m)) {
+        const auto start = std::chrono::steady_clock::now();
         if (!tables.find(sub))
             throw std::runtime_error("sub-table " + sub.name() + " missing in " + dir.string());
-        loaded += ' ';
-        loaded += sub.name();
+        std::cerr << ' ' << sub.name() << " ("
+                  << format_duration(
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+                  << ")" << std::flush;
     }
-    std::cerr << "sub-tables loaded:" << (loaded.empty() ? " none" : loaded) << "\n";
+    std::cerr << (direct_subtables(m).empty() ? " none\n" : "\n");
 }
 
 }  // namespace
