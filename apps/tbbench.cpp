@@ -64,8 +64,9 @@ void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tabl
     }
     // A file that settles values by exits is completed from its own sub-tables as it loads, which
     // takes a while (KRPvKR's seven: half a minute): each one is named as it is ready.
+    const auto subs = direct_subtables(m);
     std::cerr << "loading the sub-tables, untimed:";
-    for (const Material& sub : direct_subtables(m)) {
+    for (const Material& sub : subs) {
         const auto start = std::chrono::steady_clock::now();
         if (!tables.find(sub))
             throw std::runtime_error("sub-table " + sub.name() + " missing in " + dir.string());
@@ -74,7 +75,7 @@ void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tabl
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
                   << ")" << std::flush;
     }
-    std::cerr << (direct_subtables(m).empty() ? " none\n" : "\n");
+    std::cerr << (subs.empty() ? " none\n" : "\n");
 }
 
 }  // namespace

@@ -70,12 +70,17 @@ def lean_directory(tbpack, directory, threads, table, needed):
     return lean_dir
 
 
-def measure(tbgen, directory, threads, table, lean):
-    """CPU seconds of the solve and of the write, and the entries (both sides), of one build."""
+def remove_table(directory, table):
+    """Removes the files of `table` in `directory`, so that it is built again."""
     for suffix in (".rtb", ".rtw"):
         path = os.path.join(directory, table + suffix)
         if os.path.exists(path):
             os.remove(path)
+
+
+def measure(tbgen, directory, threads, table, lean):
+    """CPU seconds of the solve and of the write, and the entries (both sides), of one build."""
+    remove_table(directory, table)
     plan, _ = run([tbgen, table, "-o", directory, "--dry-run", "--no-disk-check"])
     order = ORDER.search(plan)
     needed = [t for t in (order.group(1).split() if order else []) if t != table]
@@ -84,10 +89,7 @@ def measure(tbgen, directory, threads, table, lean):
     if lean:
         directory = lean_directory(os.path.join(os.path.dirname(tbgen), "tbpack"), directory, threads, table,
                                    needed)
-        for suffix in (".rtb", ".rtw"):
-            path = os.path.join(directory, table + suffix)
-            if os.path.exists(path):
-                os.remove(path)
+        remove_table(directory, table)
     options = ["--cache", "1K"] if lean else []
     # What a job pays once, not per table: starting, checking the files already there, planning.
     _, once = run([tbgen, table, "-o", directory, "-t", str(threads), "--dry-run", *options], timed=True)

@@ -21,6 +21,8 @@ constexpr Bitboard square_bb(Square s) {
 constexpr Bitboard RANK_1 = 0xFFULL;
 constexpr Bitboard RANK_8 = RANK_1 << 56;
 constexpr Bitboard PAWN_RANKS = ~(RANK_1 | RANK_8);  // pawns may stand on ranks 2-7 only
+// The rank a pawn of c promotes from.
+constexpr Bitboard seventh_rank(Color c) { return c == WHITE ? RANK_8 >> 8 : RANK_1 << 8; }
 
 // The a-file to the h-file: the bits of each byte reversed.
 constexpr Bitboard mirror_files(Bitboard b) {

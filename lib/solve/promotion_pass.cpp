@@ -12,8 +12,7 @@ void promotion_pass(SchemeContext& c) {
     for (Color side : {WHITE, BLACK}) {
         if (!scheme.material().count(side, PAWN)) continue;
         // A slice's pawns stand on the same ranks in every entry: most slices have none to promote.
-        const Bitboard seventh = side == WHITE ? RANK_8 >> 8 : RANK_1 << 8;
-        if (scheme.is_slice() && !(scheme.slice_config().pawns[side] & seventh)) continue;
+        if (scheme.is_slice() && !(scheme.slice_config().pawns[side] & seventh_rank(side))) continue;
         const auto on_seventh = [&](const Placement& p) {
             for (int s = 2; s < scheme.men(); ++s)
                 if (scheme.piece_of_slot(s) == Piece{side, PAWN} && relative_rank(side, p.square[s]) == 6)

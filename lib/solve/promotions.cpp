@@ -23,12 +23,7 @@ constexpr uint64_t RUN = uint64_t(1) << 20;
 Square mirror(Square s) { return apply_symmetry(MIRROR_FILE, s); }
 
 // The pawns of `side` on its seventh rank.
-Bitboard about_to_promote(const PawnConfig& c, Color side) {
-    Bitboard out = 0;
-    for (Bitboard b = c.pawns[side]; b;)
-        if (const Square s = pop_lsb(b); relative_rank(side, s) == 6) out |= square_bb(s);
-    return out;
-}
+Bitboard about_to_promote(const PawnConfig& c, Color side) { return c.pawns[side] & seventh_rank(side); }
 
 // The values of one table a slice's pawns of `side` promote into (as `piece`), for every such pawn.
 class PromotionReader {
