@@ -23,6 +23,7 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("job_report", os.path.join(HERE, "job-report.py"))
@@ -31,6 +32,7 @@ _spec.loader.exec_module(job_report)
 
 DEFAULT_TABLES = ["KQvKR", "KRvKN", "KRvKP", "KPvKP", "KRBvKR", "KQRvKN", "KRPvKR"]
 ORDER = re.compile(r"^to build, in this order: (.*)$", re.M)
+PLANNED = re.compile(r"^(\w+) +[\d.e+]+ entries a side")
 TIMES = re.compile(r"^(\w+) (\d+) ")
 CALIBRATION = re.compile(r"calibration: ([\d.]+) s of CPU")
 
@@ -56,12 +58,29 @@ def kind(name, lean):
     return "PawnsLean" if lean else "PawnsInMemory"
 
 
-def lean_directory(tbpack, directory, threads, table, needed):
+def to_build(tbgen, table, directory):
+    """The tables a job for `table` would build in `directory` before it, in order."""
+    plan, _ = run([tbgen, table, "-o", directory, "--dry-run", "--no-disk-check"])
+    order = ORDER.search(plan)
+    return [t for t in (order.group(1).split() if order else []) if t != table]
+
+
+def promoted_into(tbgen, table):
+    """The tables of as many men that `table`'s promotions reach: the dry run in an empty directory
+    names each table of the most men that the job would build."""
+    with tempfile.TemporaryDirectory() as empty:
+        plan, _ = run([tbgen, table, "-o", empty, "--dry-run", "--no-disk-check"])
+    return [m.group(1) for m in map(PLANNED.match, plan.splitlines())
+            if m and m.group(1) != table and men(m.group(1)) == men(table)]
+
+
+def lean_directory(tbgen, directory, threads, table):
     """A directory beside `directory` with its tables, those `table` promotes into (as many men)
     rewritten self-contained, as the job that builds them for a lean table writes them."""
     lean_dir = os.path.join(directory, "lean")
     os.makedirs(lean_dir, exist_ok=True)
-    promoted = [t for t in needed if men(t) == men(table)]
+    promoted = promoted_into(tbgen, table)
+    tbpack = os.path.join(os.path.dirname(tbgen), "tbpack")
     for name in os.listdir(directory):
         if name.endswith(".rtb") and name[:-4] not in promoted and name[:-4] != table:
             subprocess.run(["cp", "-p", os.path.join(directory, name), lean_dir], check=True)
@@ -81,14 +100,11 @@ def remove_table(directory, table):
 def measure(tbgen, directory, threads, table, lean):
     """CPU seconds of the solve and of the write, and the entries (both sides), of one build."""
     remove_table(directory, table)
-    plan, _ = run([tbgen, table, "-o", directory, "--dry-run", "--no-disk-check"])
-    order = ORDER.search(plan)
-    needed = [t for t in (order.group(1).split() if order else []) if t != table]
+    needed = to_build(tbgen, table, directory)
     if needed:
         run([tbgen, *needed, "-o", directory, "-t", str(threads), "-q"])
     if lean:
-        directory = lean_directory(os.path.join(os.path.dirname(tbgen), "tbpack"), directory, threads, table,
-                                   needed)
+        directory = lean_directory(tbgen, directory, threads, table)
         remove_table(directory, table)
     options = ["--cache", "1K"] if lean else []
     # What a job pays once, not per table: starting, checking the files already there, planning.

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "chess/position.hpp"
+#include "index/legal_entries.hpp"
 #include "index/men_on_squares.hpp"
 #include "index/symmetry.hpp"
 #include "parallel/parallel_for.hpp"
@@ -196,7 +197,7 @@ private:
                 }
                 before.put({side_, PAWN}, from);
                 after.set_side_to_move(~side_);
-                if (!after.illegality().empty()) continue;  // the promotion leaves its king in check
+                if (!is_legal_entry(after)) continue;  // the promotion leaves its king in check
                 const Dtm v = exact_ ? value : tables_.probe(after);
                 // The pawn's square in the slice's first image: where it stands once the kings bring
                 // the position into the slice's orientation (mirrored when the white king is on
