@@ -58,10 +58,15 @@ def kind(name, lean):
     return "PawnsLean" if lean else "PawnsInMemory"
 
 
+def dry_run(tbgen, table, directory):
+    """The plan tbgen prints for a job of `table` in `directory`."""
+    plan, _ = run([tbgen, table, "-o", directory, "--dry-run", "--no-disk-check"])
+    return plan
+
+
 def to_build(tbgen, table, directory):
     """The tables a job for `table` would build in `directory` before it, in order."""
-    plan, _ = run([tbgen, table, "-o", directory, "--dry-run", "--no-disk-check"])
-    order = ORDER.search(plan)
+    order = ORDER.search(dry_run(tbgen, table, directory))
     return [t for t in (order.group(1).split() if order else []) if t != table]
 
 
@@ -69,7 +74,7 @@ def promoted_into(tbgen, table):
     """The tables of as many men that `table`'s promotions reach: the dry run in an empty directory
     names each table of the most men that the job would build."""
     with tempfile.TemporaryDirectory() as empty:
-        plan, _ = run([tbgen, table, "-o", empty, "--dry-run", "--no-disk-check"])
+        plan = dry_run(tbgen, table, empty)
     return [m.group(1) for m in map(PLANNED.match, plan.splitlines())
             if m and m.group(1) != table and men(m.group(1)) == men(table)]
 
