@@ -140,26 +140,33 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     const struct {
         bool on_disk, in_part;
     } ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};  // the fastest first
+    // A slice's survey is a quarter of its values' bytes.
+    const auto with_survey = [settles](uint64_t values) { return values + (settles ? values / 4 : 0); };
     for (const auto& way : ways) {
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
-        const bool settled = !way.on_disk && !way.in_part;
-        plan.state = ranks > 1
-                         ? sweep_state_bytes(rank_share) + (settled && settles ? survey_bytes(rank_share) : 0)
-                         : sweep_state_bytes(slice) * slices_at_once(m, threads) + (settled ? survey : 0);
-        plan.gathered_survey = ranks > 1 && settled ? survey : 0;
+        // The slices in progress find their surveys. Held in memory, the solved slices keep theirs to
+        // the end (rank 0 every rank's, on ranks); the slice store keeps them on disk.
+        if (ranks > 1) {
+            plan.state = sweep_state_bytes(rank_share) + (settles ? survey_bytes(rank_share) : 0);
+            plan.gathered_survey = way.on_disk ? 0 : survey;
+        } else {
+            plan.state = sweep_state_bytes(slice) * slices_at_once(m, threads) +
+                         (way.on_disk && settles ? survey_bytes(slice) * slices_at_once(m, threads) : survey);
+        }
         // With the slices on disk, a slice reads back those its pushes reach, and a batch of a wave
         // holds its solved slices until it ends (on ranks, every rank's share of the batch, and a split
-        // slice put together whole).
-        plan.own = way.on_disk ? pushed_slices_bytes(m, threads) + wave_batch_bytes(m, threads * ranks) +
-                                     (ranks > 1 ? 2 * slice : 0)
-                               : table;
+        // slice put together whole), with their surveys.
+        plan.own = way.on_disk
+                       ? pushed_slices_bytes(m, threads) +
+                             with_survey(wave_batch_bytes(m, threads * ranks) + (ranks > 1 ? 2 * slice : 0))
+                       : table;
         plan.promotions = way.in_part ? promotions_in_part_bytes(m, threads) : whole_promotions;
         plan.completing = completing_bytes(m, way.in_part, completed_when_read);
         plan.probe_cache = way.in_part ? probe_cache_bytes(m, completed_when_read) : 0;
         // Read back from the store: the slices kept, and those the blocks in flight and the digit
-        // order's sampled block still use once dropped.
-        plan.writing = way.on_disk ? writer_slice_cache_bytes(m) + 2 * slice : table + (settled ? survey : 0);
+        // order's sampled block still use once dropped, with their surveys.
+        plan.writing = way.on_disk ? with_survey(writer_slice_cache_bytes(m) + 2 * slice) : table + survey;
         if (plan.own_and_promotions() <= cache && plan.peak() <= limit) break;
     }
     return plan;

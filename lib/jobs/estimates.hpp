@@ -25,14 +25,15 @@ constexpr uint64_t PROCESS_BYTES = uint64_t(12) << 20;
 // of the slice in progress and the tables its captures reach: a pawn table's own solved slices and
 // the tables its promotions reach. Held whole when they fit the cache and the whole peak fits
 // `limit`; else the slices stay on disk (each slice reads back those its pushes reach), then the
-// promotions are read in part, slice by slice (SolveOptions), which costs time; a table solved
-// either way is written self-contained. And the bytes held at each step: a byte per entry and side
-// of everything held.
+// promotions are read in part, slice by slice (SolveOptions), which costs time. And the bytes held at
+// each step: a byte per entry and side of everything held, and a quarter of that for the survey of
+// a table that settles values by exits.
 struct MemoryPlan {
     bool slices_on_disk = false;
     bool promotions_in_part = false;
     // The solver's state: the table's, or a pawn table's largest slice's; and the survey of a table
-    // whose writer settles values by exits, which the solver finds as it sweeps.
+    // whose writer settles values by exits, which the solver finds as it sweeps (of the slices in
+    // progress, when the slices stay on disk with theirs).
     uint64_t state = 0;
     uint64_t own = 0;         // a pawn table's values: whole, or the slices a slice's pushes reach
     uint64_t promotions = 0;  // the tables promotions reach: whole, or the largest slice's part
@@ -42,7 +43,7 @@ struct MemoryPlan {
     // end: its size, or the promoted tables' values when less.
     uint64_t probe_cache = 0;
     // While the file is written, besides the captures' tables (and the promotions' tables held
-    // whole): the table and the bits of the entries exits settle, or a few slices read back.
+    // whole): the table and its survey, or a few slices read back with theirs.
     uint64_t writing = 0;
     // While the tables of the completion chain (jobs/completion_chain.hpp: complete files that settle
     // values by exits or drop a side, without an exact copy) are completed one at a time, before
@@ -59,8 +60,8 @@ struct MemoryPlan {
     // the most any rank holds of the state (its king pairs, or its slices of a wave), and `writing`
     // rank 0's, which gathers the table and writes it. 1: one process.
     int ranks = 1;
-    // On ranks, the survey of a pawn table's slices that rank 0 gathers as they are solved (the
-    // others send theirs on): held while solving by rank 0 alone.
+    // On ranks, the survey of a pawn table's slices held in memory that rank 0 gathers as they are
+    // solved (the others send theirs on): held while solving by rank 0 alone.
     uint64_t gathered_survey = 0;
     // On ranks, the update batches of one round of a ply's sweep (solve/ranked_sweep.hpp): the budget
     // a rank may receive and its share that it sends, 8 bytes an update.

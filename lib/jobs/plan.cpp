@@ -155,8 +155,7 @@ void plan_ways(JobPlan& plan) {
             if (t.memory.promotions_in_part && sub.total() == t.material.total()) read.read_in_part = true;
         }
     }
-    for (PlannedTable& t : plan.tables)
-        t.settles = plan.settings.write.settle_exits && !t.memory.promotions_in_part && !t.read_in_part;
+    for (PlannedTable& t : plan.tables) t.settles = plan.settings.write.settle_exits && !t.read_in_part;
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ struct PlannedTable {
     // (store/table_file.hpp) for as long as such a table is left.
     bool read_whole_later = false;
     // Whether its file settles values by exits: not when the job writes self-contained files, nor when
-    // it reads its promotions in part or a table reads it in part.
+    // a table reads it in part.
     bool settles = false;
 };
 

@@ -70,15 +70,15 @@ WriteOptions with_stop(const JobPlan& plan, const JobOptions& options) {
 }
 
 // Writes a table as the job asks, saying what it does: the search for exits, the start of the
-// compression, then where it stands every PROGRESS_LINE_SECONDS. Values are settled by exits only
-// from a table held whole (`settle_from`): the search needs every table an exit reaches whole. The
-// solver's `survey`, when it has one, spares the search.
-void write_table_with_lines(const TableValues& values, const Table* settle_from, const WriteSurvey* survey,
+// compression, then where it stands every PROGRESS_LINE_SECONDS. Values are settled by exits from the
+// solver's `survey`, or else by a search for them over a table held whole (`search_from`), which
+// needs every table an exit reaches whole.
+void write_table_with_lines(const TableValues& values, const Table* search_from, const SurveySource* survey,
                             bool pawn_digits_first, const std::filesystem::path& file,
                             const SubtableSource& tables, WriteOptions write,
                             const std::function<void(const std::string&)>& line) {
     const std::string name = values.material().name();
-    write.settle_exits = write.settle_exits && settle_from;
+    write.settle_exits = write.settle_exits && (survey || search_from);
     write.pawn_digits_first = pawn_digits_first;
     auto last_line = std::chrono::steady_clock::now();
     bool started = false;
@@ -102,10 +102,10 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
         if (count == Control::Count::ExitsSearched) exits_searched(done, total);
     };
     if (write.settle_exits && survey) {
-        write_table(*settle_from, file, write, survey);
+        write_table(values, file, write, survey);
     } else if (write.settle_exits) {
         line(name + ": settling values by exits (captures and promotions)");
-        write_settled_table(*settle_from, file, write, tables);
+        write_settled_table(*search_from, file, write, tables);
     } else {
         write_table(values, file, write);
     }
@@ -115,6 +115,15 @@ void write_table_with_lines(const TableValues& values, const Table* settle_from,
 std::unique_ptr<TableValues> values_of(const SolvedTable& solved, const Material& m) {
     if (solved.whole) return std::make_unique<MemoryValues>(*solved.whole);
     return std::make_unique<SliceStoreValues>(*solved.slices, writer_slice_cache_bytes(m));
+}
+
+// The survey the solver found, when it found one of every entry (a table or slice resumed from a
+// checkpoint within its plies has none).
+std::unique_ptr<SurveySource> survey_of(const SolvedTable& solved, const Material& m) {
+    if (solved.survey) return std::make_unique<MemorySurvey>(*solved.survey);
+    if (solved.slices && solved.slices->surveyed())
+        return std::make_unique<SliceStoreSurvey>(*solved.slices, writer_survey_cache_bytes(m));
+    return nullptr;
 }
 
 // One table's build as it goes through the phases of JobRun::build: solve, write, verify, finish.
@@ -358,7 +367,7 @@ bool JobRun::solve(TableBuild& b) {
     solve_options.slices_on_disk = b.memory.slices_on_disk;
     solve_options.promotions_in_part = b.memory.promotions_in_part;
     solve_options.waves_below = plan_.settings.waves_below;
-    solve_options.survey_exits = b.settle && !b.memory.slices_on_disk;
+    solve_options.survey_exits = b.settle;
     if (options_.ranks) {
         solve_options.ranks = options_.ranks;
         solve_options.checkpoint = rank_checkpoint_path(plan_.dir, m, options_.ranks->rank());
@@ -403,9 +412,11 @@ bool JobRun::write(TableBuild& b) {
     const auto write_start = ActiveClock::now();
     try {
         const auto values = values_of(b.solved, m);
-        write_table_with_lines(*values, b.settle ? b.solved.whole.get() : nullptr,
-                               b.solved.survey ? &*b.solved.survey : nullptr, b.read_in_part, b.file,
-                               b.tables, with_stop(plan_, options_),
+        const auto survey = b.settle ? survey_of(b.solved, m) : nullptr;
+        // Without the promoted tables whole, the exits cannot be searched for.
+        const Table* search_from = b.settle && !b.memory.promotions_in_part ? b.solved.whole.get() : nullptr;
+        write_table_with_lines(*values, search_from, survey.get(), b.read_in_part, b.file, b.tables,
+                               with_stop(plan_, options_),
                                [this](const std::string& line) { table_line(line); });
         if (options_.wdl) write_wdl(*values, wdl_path(plan_.dir, m), with_stop(plan_, options_));
     } catch (const Stopped&) {  // writing, or the exits reading a sub-table's other side to move

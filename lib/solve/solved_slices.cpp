@@ -23,12 +23,18 @@ SolvedSlices::SolvedSlices(const Material& m, const std::vector<PawnConfig>& con
     if (!options_.slices_on_disk)
         for (int k = 0; k < first; ++k) {
             memory_.push_back(store_->read(k));
-            surveys_.emplace_back();  // the store keeps none
+            const bool surveyed = options_.survey_exits && store_->surveyed(k);
+            surveys_.push_back(surveyed ? std::optional(store_->read_survey(k)) : std::nullopt);
         }
 }
 
 void SolvedSlices::add(int k, SolvedSlice slice) {
-    if (store_) store_->append(k, slice.values);
+    if (store_) {
+        // The store keeps the slice's counts; in memory they would take 1 MiB a slice.
+        if (slice.survey) count_legal_values(slice.values, *slice.survey);
+        store_->append(k, slice.values, slice.survey ? &*slice.survey : nullptr);
+        if (slice.survey) slice.survey->counts = {};
+    }
     if (options_.slices_on_disk) return;
     assert(int(memory_.size()) == k);
     memory_.push_back(std::make_shared<const Table>(std::move(slice.values)));
@@ -69,7 +75,11 @@ SolvedTable SolvedSlices::assembled() {
             slice.reset();
         }
     }
-    if (survey) count_legal_values(*table, *survey);
+    // The store counted each slice's values as it was added.
+    if (survey && store_ && store_->surveyed())
+        survey->counts = store_->survey_counts();
+    else if (survey)
+        count_legal_values(*table, *survey);
     return {std::move(table), nullptr, std::move(survey)};
 }
 

@@ -1,5 +1,5 @@
-// A pawn table's slices solved so far, in the order they are solved: held in memory with their
-// surveys (on ranks, rank 0 alone has them, as it alone writes), kept in the slice store on disk (for
+// A pawn table's slices solved so far, in the order they are solved, with their surveys (on ranks,
+// rank 0 alone has them, as it alone writes): held in memory, kept in the slice store on disk (for
 // checkpoints, or as their only copy when SolveOptions::slices_on_disk), or both; at the end, the
 // solved table they make.
 #pragma once

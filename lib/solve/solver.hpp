@@ -67,8 +67,8 @@ struct SolveOptions {
     // A pawn table's promotions that capture nothing (into tables of as many men) are read in part,
     // slice by slice (solve/promotions.hpp), instead of loading the tables they reach whole.
     bool promotions_in_part = false;
-    // A table solved whole comes with the survey its writer needs to settle values by exits
-    // (SolvedTable::survey): 2 bits per entry and side while it is solved.
+    // A solved table comes with the survey its writer needs to settle values by exits
+    // (SolvedTable::survey, or each slice's in the slice store): 2 bits per entry and side.
     bool survey_exits = false;
     // Of a table solved by several ranks: each ply is swept in rounds, each ending in an exchange of
     // the updates for other ranks, so that a rank holds a round's updates, not a ply's. A rank
@@ -84,7 +84,8 @@ struct SolveOptions {
 
 // A solved table: whole in memory, or (a pawn table solved with SolveOptions::slices_on_disk) in the
 // slice store its solver wrote, every slice in it. A table solved whole from the start, in this run,
-// comes with its writer's survey (the entries exits settle, found by the sweeps; counts counted).
+// comes with its writer's survey (the entries exits settle, found by the sweeps; counts counted); in
+// the store, each slice solved from the start keeps its own.
 struct SolvedTable {
     std::unique_ptr<Table> whole;
     std::unique_ptr<SliceStore> slices;

@@ -12,15 +12,14 @@
 namespace retro {
 
 BlockCodes::BlockCodes(const TableValues& values, const format::Header& h, const WriteOptions& options,
-                       const WriteSurvey* survey, std::string name)
+                       const SurveySource* survey, std::string name)
     : values_(values),
       h_(h),
       options_(options),
-      settled_(survey ? &survey->settled : nullptr),
-      surveyed_(options.fill_holes ? survey : nullptr),
+      survey_(survey),
       name_(std::move(name)),
       ranked_(survey && options.rank_blocks) {
-    assert(!settled_ || h.metric == format::Metric::Dtm);
+    assert(!survey_ || h.metric == format::Metric::Dtm);
     for (Color side : {WHITE, BLACK}) {
         const std::vector<uint16_t>& dict = h.sides[side].dictionary;
         code_of_[side].assign(size_t(DTM_DRAW) + 1, 0);
@@ -46,22 +45,22 @@ std::vector<uint8_t> BlockCodes::operator()(Color side, uint64_t first, uint32_t
     std::vector<uint64_t> takers(s.dictionary.size()), settled_by_code(s.dictionary.size());
     std::vector<Dtm> values(n);
     values_.read(side, order, first, n, values.data());
-    const auto classify = [&](uint32_t i, uint64_t idx, bool hole) {
-        kind[i] = hole ? HOLE : settled_ && settled_->test(side, idx) ? SETTLED : KEPT;
+    const auto classify = [&](uint32_t i, bool hole, bool settled) {
+        kind[i] = hole ? HOLE : settled ? SETTLED : KEPT;
         codes[i] = hole ? 0 : code[dtm ? values[i] : uint16_t(wdl_of(values[i]))];
         if (kind[i] == KEPT) ++takers[codes[i]];
         if (kind[i] == SETTLED) ++settled_by_code[codes[i]];
     };
-    if (surveyed_) {  // the stored positions' indices alone, without placing the men
-        order.for_each_index(first, n, [&](uint64_t i, uint64_t idx) {
-            classify(uint32_t(i), idx, !surveyed_->legal.test(side, idx));
-        });
-    } else if (settled_ || options_.fill_holes) {
+    if (survey_) {  // the survey's marks alone, without placing the men
+        std::vector<uint8_t> marks(n);
+        survey_->read(side, order, first, n, marks.data());
+        for (uint32_t i = 0; i < n; ++i)
+            classify(i, options_.fill_holes && !(marks[i] & LEGAL), marks[i] & SETTLED);
+    } else if (options_.fill_holes) {
         IndexCursor at(scheme, first, order.order());
-        for (uint32_t i = 0; i < n; ++i, at.next())
-            classify(i, at.index(), options_.fill_holes && is_hole(scheme, side, values[i], at));
+        for (uint32_t i = 0; i < n; ++i, at.next()) classify(i, is_hole(scheme, side, values[i], at), false);
     } else {  // every entry keeps its value: none to place
-        for (uint32_t i = 0; i < n; ++i) classify(i, 0, false);
+        for (uint32_t i = 0; i < n; ++i) classify(i, false, false);
     }
     // A settled entry takes any fill no better than its value: add the counts from the best down.
     uint64_t settled_not_worse = 0;

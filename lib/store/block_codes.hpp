@@ -10,9 +10,9 @@
 
 #include "store/digit_order.hpp"
 #include "store/format.hpp"
+#include "store/survey_source.hpp"
 #include "store/table_file.hpp"
 #include "store/table_values.hpp"
-#include "store/write_survey.hpp"
 
 namespace retro {
 
@@ -22,7 +22,7 @@ public:
     // (when options.fill_holes) and its settled entries are those an exit settles. The references
     // must outlive this. `name` names the file in Stopped.
     BlockCodes(const TableValues& values, const format::Header& h, const WriteOptions& options,
-               const WriteSurvey* survey, std::string name);
+               const SurveySource* survey, std::string name);
 
     // Whether the blocks rank their codes again (version 6: a file settled by exits, unless asked for 5).
     bool ranked() const { return ranked_; }
@@ -37,8 +37,7 @@ private:
     const TableValues& values_;
     const format::Header& h_;
     const WriteOptions& options_;
-    const EntryBits* settled_;     // the survey's settled entries, or none
-    const WriteSurvey* surveyed_;  // the survey, when its holes are this write's
+    const SurveySource* survey_;  // or none
     std::string name_;
     bool ranked_;
     std::array<std::vector<uint16_t>, 2> code_of_;     // [side][value]

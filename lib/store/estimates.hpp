@@ -23,6 +23,8 @@ uint64_t exact_copy_bytes_estimate(const Material& m);
 // The cache of the SliceStoreValues a table is written from: a few slices, for the blocks in flight.
 // table_values.cpp
 uint64_t writer_slice_cache_bytes(const Material& m);
+// The cache of the SliceStoreSurvey it is written with: as many slices' bits. survey_source.cpp
+uint64_t writer_survey_cache_bytes(const Material& m);
 
 // Bytes of the bits of a WriteSurvey of `entries` entries per side (its counts are a few KiB).
 // write_survey.cpp

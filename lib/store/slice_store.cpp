@@ -4,9 +4,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include "index/pawn_slices.hpp"
 #include "parallel/parallel_for.hpp"
@@ -27,11 +30,31 @@ struct RecordHeader {
     uint32_t slice;
     uint64_t entries;
     uint32_t chunks;
-    uint32_t zero;
+    uint32_t surveyed;
     uint64_t long_count[2];
 };
 
 uint64_t chunks_for(uint64_t entries) { return (entries + SliceStore::CHUNK - 1) / SliceStore::CHUNK; }
+
+using Frames = std::vector<std::vector<uint8_t>>;
+
+// `count` elements of `size` bytes in chunks of `per_chunk`, each a zstd frame, compressed in parallel.
+Frames compressed_chunks(const void* data, uint64_t count, size_t size, uint64_t per_chunk,
+                         const std::function<void(const std::string&)>& fail) {
+    Frames frames((count + per_chunk - 1) / per_chunk);
+    par::parallel_for(uint64_t(0), uint64_t(frames.size()), [&](uint64_t c) {
+        const uint64_t first = c * per_chunk, n = std::min(per_chunk, count - first);
+        auto& frame = frames[c];
+        frame.resize(ZSTD_compressBound(n * size));
+        const size_t got = ZSTD_compress(frame.data(), frame.size(),
+                                         static_cast<const char*>(data) + first * size, n * size, LEVEL);
+        if (ZSTD_isError(got)) fail(std::string("cannot compress: ") + ZSTD_getErrorName(got));
+        frame.resize(got);
+    });
+    return frames;
+}
+
+constexpr uint64_t WORDS_PER_CHUNK = SliceStore::CHUNK / 64;
 
 }  // namespace
 
@@ -89,41 +112,54 @@ void SliceStore::read_at(void* out, size_t n, uint64_t offset) const {
     }
 }
 
-void SliceStore::append(int slice, const Table& values) {
+void SliceStore::append(int slice, const Table& values, const WriteSurvey* survey) {
+    assert(!survey || survey->counted());
     const uint64_t entries = values.size();
     const uint64_t chunks = chunks_for(entries);
-    RecordHeader h{MAGIC, uint32_t(slice), entries, uint32_t(chunks), 0, {}};
+    RecordHeader h{MAGIC, uint32_t(slice), entries, uint32_t(chunks), survey ? 1u : 0u, {}};
     for (Color side : {WHITE, BLACK}) h.long_count[side] = values.long_values(side).size();
-    std::array<std::vector<std::vector<uint8_t>>, 2> frames;
-    for (Color side : {WHITE, BLACK}) {
-        frames[side].resize(chunks);
-        par::parallel_for(uint64_t(0), chunks, [&](uint64_t c) {
-            const uint64_t first = c * CHUNK, n = std::min(CHUNK, entries - first);
-            auto& frame = frames[side][c];
-            frame.resize(ZSTD_compressBound(n));
-            const size_t size =
-                ZSTD_compress(frame.data(), frame.size(), values.bytes(side).data() + first, n, LEVEL);
-            if (ZSTD_isError(size)) fail(std::string("cannot compress: ") + ZSTD_getErrorName(size));
-            frame.resize(size);
-        });
-    }
+    const auto failed = [this](const std::string& what) { fail(what); };
+    std::array<Frames, 2> frames;
+    for (Color side : {WHITE, BLACK})
+        frames[side] = compressed_chunks(values.bytes(side).data(), entries, 1, CHUNK, failed);
     Record r;
     r.entries = entries;
     r.long_count = {h.long_count[0], h.long_count[1]};
-    write(&h, sizeof h);
-    for (Color side : {WHITE, BLACK}) {
+    r.surveyed = survey != nullptr;
+    // The sizes of the frames, then the frames, noting where each starts, then where the last ends.
+    const auto write_frames = [&](const Frames& f, std::vector<uint64_t>& offsets) {
         std::vector<uint32_t> sizes;
-        for (const auto& f : frames[side]) sizes.push_back(uint32_t(f.size()));
+        for (const auto& frame : f) sizes.push_back(uint32_t(frame.size()));
         write(sizes.data(), sizes.size() * sizeof(uint32_t));
-        for (const auto& f : frames[side]) {
-            r.chunk_offset[side].push_back(length_);
-            write(f.data(), f.size());
+        for (const auto& frame : f) {
+            offsets.push_back(length_);
+            write(frame.data(), frame.size());
         }
-        r.chunk_offset[side].push_back(length_);
-    }
+        offsets.push_back(length_);
+    };
+    write(&h, sizeof h);
+    for (Color side : {WHITE, BLACK}) write_frames(frames[side], r.chunk_offset[side]);
     r.long_offset = length_;
     for (Color side : {WHITE, BLACK})
         write(values.long_values(side).data(), values.long_values(side).size() * sizeof(Table::LongValue));
+    if (survey) {
+        for (Color side : {WHITE, BLACK}) {
+            const std::vector<uint64_t>& counts = survey->counts[side];
+            for (uint64_t v = 0; v < counts.size(); ++v)
+                if (counts[v]) r.counts[side].push_back({v, counts[v]});
+            const uint64_t n = r.counts[side].size();
+            write(&n, sizeof n);
+            write(r.counts[side].data(), n * sizeof(r.counts[side][0]));
+        }
+        for (Color side : {WHITE, BLACK})
+            for (int kind = 0; kind < 2; ++kind) {
+                const std::vector<uint64_t>& words = (kind ? survey->settled : survey->legal).words[side];
+                assert(words.size() == EntryBits::words_for(entries));
+                write_frames(
+                    compressed_chunks(words.data(), words.size(), sizeof(uint64_t), WORDS_PER_CHUNK, failed),
+                    r.bits_offset[side][kind]);
+            }
+    }
     records_[slice] = std::move(r);
 }
 
@@ -132,49 +168,79 @@ void SliceStore::sync() {
 }
 
 uint64_t SliceStore::scan(uint64_t length) {
-    uint64_t sum = CHECKSUM_SEED, at = 0;
+    uint64_t sum = CHECKSUM_SEED, at = 0, start = 0;
     std::vector<char> bytes;
+    const auto damaged = [&] { fail("damaged record at byte " + std::to_string(start)); };
     const auto summed = [&](uint64_t n) {
-        if (n > length - at) fail("damaged record at byte " + std::to_string(at));
+        if (n > length - at) damaged();
         bytes.resize(n);
         read_at(bytes.data(), n, at);
         sum = checksum64(bytes.data(), n, sum);
         at += n;
     };
+    // The sizes of `chunks` frames, then the frames, as append writes them.
+    const auto frames = [&](uint32_t chunks, std::vector<uint64_t>& offsets) {
+        summed(uint64_t(chunks) * sizeof(uint32_t));
+        std::vector<uint32_t> sizes(chunks);
+        std::memcpy(sizes.data(), bytes.data(), bytes.size());
+        for (uint32_t size : sizes) {
+            offsets.push_back(at);
+            summed(size);
+        }
+        offsets.push_back(at);
+    };
     while (at < length) {
-        const uint64_t start = at;
+        start = at;
         RecordHeader h;
         summed(sizeof h);
         std::memcpy(&h, bytes.data(), sizeof h);
-        if (h.magic != MAGIC || h.zero || h.slice >= configs_.size() || h.chunks != chunks_for(h.entries) ||
+        if (h.magic != MAGIC || h.surveyed > 1 || h.slice >= configs_.size() ||
+            h.chunks != chunks_for(h.entries) ||
             h.entries != IndexScheme(material_, configs_[h.slice]).size())
-            fail("damaged record at byte " + std::to_string(start));
+            damaged();
         Record r;
         r.entries = h.entries;
         r.long_count = {h.long_count[0], h.long_count[1]};
-        for (Color side : {WHITE, BLACK}) {
-            summed(uint64_t(h.chunks) * sizeof(uint32_t));
-            std::vector<uint32_t> sizes(h.chunks);
-            std::memcpy(sizes.data(), bytes.data(), bytes.size());
-            for (uint32_t size : sizes) {
-                r.chunk_offset[side].push_back(at);
-                summed(size);
-            }
-            r.chunk_offset[side].push_back(at);
-        }
+        r.surveyed = h.surveyed == 1;
+        for (Color side : {WHITE, BLACK}) frames(h.chunks, r.chunk_offset[side]);
         r.long_offset = at;
-        if (h.long_count[0] > length || h.long_count[1] > length)
-            fail("damaged record at byte " + std::to_string(start));
+        if (h.long_count[0] > length || h.long_count[1] > length) damaged();
         summed((h.long_count[0] + h.long_count[1]) * sizeof(Table::LongValue));
+        if (r.surveyed) {
+            for (Color side : {WHITE, BLACK}) {
+                uint64_t n;
+                summed(sizeof n);
+                std::memcpy(&n, bytes.data(), sizeof n);
+                if (n > WriteSurvey::COUNTED_VALUES) damaged();
+                summed(n * sizeof(r.counts[side][0]));
+                r.counts[side].resize(n);
+                std::memcpy(r.counts[side].data(), bytes.data(), bytes.size());
+                for (const auto& [value, entries] : r.counts[side])
+                    if (value >= WriteSurvey::COUNTED_VALUES || entries > h.entries) damaged();
+            }
+            for (Color side : {WHITE, BLACK})
+                for (auto& offsets : r.bits_offset[side]) frames(h.chunks, offsets);
+        }
         records_[int(h.slice)] = std::move(r);
     }
     return sum;
 }
 
+void SliceStore::decode(const std::vector<uint64_t>& offsets, uint64_t per_chunk, uint64_t count, size_t size,
+                        void* out, int slice) const {
+    par::parallel_for(uint64_t(0), uint64_t(offsets.size() - 1), [&](uint64_t c) {
+        std::vector<char> frame(offsets[c + 1] - offsets[c]);
+        read_at(frame.data(), frame.size(), offsets[c]);
+        const uint64_t first = c * per_chunk, n = std::min(per_chunk, count - first);
+        const size_t got =
+            ZSTD_decompress(static_cast<char*>(out) + first * size, n * size, frame.data(), frame.size());
+        if (ZSTD_isError(got) || got != n * size)
+            fail("slice " + std::to_string(slice + 1) + ": a chunk does not decode");
+    });
+}
+
 std::unique_ptr<Table> SliceStore::read(int slice, SideSet sides) const {
-    const auto it = records_.find(slice);
-    if (it == records_.end()) fail("slice " + std::to_string(slice + 1) + " is not stored");
-    const Record& r = it->second;
+    const Record& r = record(slice);
     Table::Bytes bytes;
     Table::LongValues long_values;
     uint64_t long_at = r.long_offset;
@@ -182,15 +248,7 @@ std::unique_ptr<Table> SliceStore::read(int slice, SideSet sides) const {
         const uint64_t long_bytes = r.long_count[side] * sizeof(Table::LongValue);
         if (sides & side_bit(side)) {
             bytes[side].resize(r.entries);
-            const auto& offsets = r.chunk_offset[side];
-            par::parallel_for(uint64_t(0), uint64_t(offsets.size() - 1), [&](uint64_t c) {
-                std::vector<char> frame(offsets[c + 1] - offsets[c]);
-                read_at(frame.data(), frame.size(), offsets[c]);
-                const uint64_t first = c * CHUNK, n = std::min(CHUNK, r.entries - first);
-                const size_t got = ZSTD_decompress(bytes[side].data() + first, n, frame.data(), frame.size());
-                if (ZSTD_isError(got) || got != n)
-                    fail("slice " + std::to_string(slice + 1) + ": a chunk does not decode");
-            });
+            decode(r.chunk_offset[side], CHUNK, r.entries, 1, bytes[side].data(), slice);
             long_values[side].resize(r.long_count[side]);
             read_at(long_values[side].data(), long_bytes, long_at);
         }
@@ -202,6 +260,43 @@ std::unique_ptr<Table> SliceStore::read(int slice, SideSet sides) const {
     } catch (const std::invalid_argument& e) {
         fail("slice " + std::to_string(slice + 1) + ": " + e.what());
     }
+}
+
+const SliceStore::Record& SliceStore::record(int slice) const {
+    const auto it = records_.find(slice);
+    if (it == records_.end()) fail("slice " + std::to_string(slice + 1) + " is not stored");
+    return it->second;
+}
+
+bool SliceStore::surveyed() const {
+    if (records_.size() != configs_.size()) return false;
+    return std::ranges::all_of(records_, [](const auto& r) { return r.second.surveyed; });
+}
+
+WriteSurvey SliceStore::read_survey(int slice, SideSet sides) const {
+    const Record& r = record(slice);
+    if (!r.surveyed) fail("slice " + std::to_string(slice + 1) + " is stored without its survey");
+    WriteSurvey survey;
+    for (Color side : {WHITE, BLACK})
+        if (sides & side_bit(side))
+            for (int kind = 0; kind < 2; ++kind) {
+                std::vector<uint64_t>& words = (kind ? survey.settled : survey.legal).words[side];
+                words.resize(EntryBits::words_for(r.entries));
+                decode(r.bits_offset[side][kind], WORDS_PER_CHUNK, words.size(), sizeof(uint64_t),
+                       words.data(), slice);
+            }
+    return survey;
+}
+
+std::array<std::vector<uint64_t>, 2> SliceStore::survey_counts() const {
+    assert(surveyed());
+    std::array<std::vector<uint64_t>, 2> counts;
+    for (Color side : {WHITE, BLACK}) {
+        counts[side].assign(WriteSurvey::COUNTED_VALUES, 0);
+        for (const auto& [slice, r] : records_)
+            for (const auto& [value, entries] : r.counts[side]) counts[side][value] += entries;
+    }
+    return counts;
 }
 
 }  // namespace retro

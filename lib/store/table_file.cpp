@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 #include "store/block_codes.hpp"
 #include "store/block_ranks.hpp"
@@ -72,7 +73,7 @@ void set_layout(format::Header& h, const Layout& layout, size_t digits, bool set
 // Pass 1 counts the values (or takes a survey's counts) and builds the dictionaries; the layout
 // search compresses a sample of runs in each candidate layout; pass 2 writes the blocks.
 void write_file(const TableValues& t, const std::filesystem::path& path, Metric metric,
-                const WriteOptions& options, const WriteSurvey* survey) {
+                const WriteOptions& options, const SurveySource* survey) {
     const std::string name = path.string();
     const auto [level, min_bits] = checked_options(options, metric, name);
     const uint64_t entries = t.scheme().size();
@@ -82,9 +83,9 @@ void write_file(const TableValues& t, const std::filesystem::path& path, Metric 
     h.codec = options.codec;
     h.material = t.material();
     h.entries_per_side = entries;
-    assert(!survey || survey->counted());
-    const WriteSurvey* surveyed = options.fill_holes ? survey : nullptr;  // its holes are this write's
-    set_dictionaries(h, surveyed ? surveyed->counts : count_values(t, options.fill_holes), min_bits);
+    // The survey's counts are of legal entries: holes this write fills.
+    set_dictionaries(h, survey && options.fill_holes ? survey->counts() : count_values(t, options.fill_holes),
+                     min_bits);
     const int widest = std::max({int(h.sides[WHITE].bits), int(h.sides[BLACK].bits), 1});
     h.block_entries = options.block_entries
                           ? options.block_entries
@@ -181,13 +182,15 @@ std::set<std::string> table_file_names(const std::filesystem::path& dir) {
 }
 
 void write_table(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options,
-                 const WriteSurvey* survey) {
+                 const SurveySource* survey) {
     write_file(values, path, Metric::Dtm, options, survey);
 }
 
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options,
                  const WriteSurvey* survey) {
-    write_table(MemoryValues(table), path, options, survey);
+    assert(!survey || survey->counted());
+    const std::optional<MemorySurvey> source = survey ? std::optional<MemorySurvey>(*survey) : std::nullopt;
+    write_table(MemoryValues(table), path, options, source ? &*source : nullptr);
 }
 
 void write_wdl(const TableValues& values, const std::filesystem::path& path, const WriteOptions& options) {

@@ -17,11 +17,11 @@
 #include "store/codec.hpp"
 #include "store/control.hpp"
 #include "store/store_error.hpp"
+#include "store/survey_source.hpp"
 #include "store/table.hpp"
 #include "store/table_paths.hpp"
 #include "store/table_values.hpp"
 #include "store/wdl.hpp"
-#include "store/write_survey.hpp"
 
 namespace retro {
 
@@ -99,9 +99,9 @@ WriteOptions exact_copy_options(SideSet sides = BOTH_SIDES);
 void write_table(const Table& table, const std::filesystem::path& path, const WriteOptions& options = {},
                  const WriteSurvey* survey = nullptr);
 // The same from values read a run at a time (a pawn table from its slice store, with the digit
-// orders it reads in: the pawn digits first).
+// orders it reads in: the pawn digits first), with a survey read so.
 void write_table(const TableValues& values, const std::filesystem::path& path,
-                 const WriteOptions& options = {}, const WriteSurvey* survey = nullptr);
+                 const WriteOptions& options = {}, const SurveySource* survey = nullptr);
 
 // Reads and checks a whole table file (header, every block's checksum and codes). Holes (entries of
 // no legal position) may hold any value. Throws StoreError, also for the shipping form (one side to

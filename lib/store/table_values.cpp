@@ -55,73 +55,31 @@ void FileValues::read(Color side, [[maybe_unused]] const DigitOrder& order, uint
 }
 
 SliceStoreValues::SliceStoreValues(const SliceStore& store, uint64_t cache_bytes)
-    : store_(store), scheme_(store.material()), locator_(store.material()), cache_bytes_(cache_bytes) {}
+    : store_(store),
+      scheme_(store.material()),
+      locator_(store.material()),
+      cache_(cache_bytes, [](const Table& t) { return t.size(); }) {}
 
 bool SliceStoreValues::reads_in(const DigitOrder& order) const { return pawn_digits_lead(scheme_, order); }
 
 DigitOrder SliceStoreValues::natural_order() const { return pawn_digits_first(scheme_); }
 
-std::shared_ptr<const Table> SliceStoreValues::slice(uint32_t k, Color side) const {
-    {
-        std::lock_guard lock(mutex_);
-        for (auto it = cache_.begin(); it != cache_.end(); ++it)
-            if (it->slice == k && it->side == side) {
-                cache_.splice(cache_.begin(), cache_, it);
-                return it->table;
-            }
-    }
-    std::shared_ptr<const Table> table = store_.read(int(k), side_bit(side));  // outside the lock
-    std::lock_guard lock(mutex_);
-    cache_.push_front({k, side, table});
-    uint64_t held = 0;
-    for (auto it = cache_.begin(); it != cache_.end();) {
-        held += it->table->size();
-        // The slice just read stays, whatever the budget.
-        it = held > cache_bytes_ && it != cache_.begin() ? cache_.erase(it) : std::next(it);
-    }
-    return table;
-}
-
 void SliceStoreValues::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
     assert(reads_in(order));
-    const auto& radix = locator_.radices();
-    const std::vector<uint8_t>& stored = order.order();  // stored digit s is index digit stored[s]
-    const size_t digits = radix.size();
-    uint64_t digit[DigitOrder::MAX_DIGITS];
-    for (size_t s = digits, rest = first; s-- > 0;) {
-        digit[s] = rest % radix[stored[s]];
-        rest /= radix[stored[s]];
-    }
-    size_t pawns = 0;  // the stored digits that name the slice come first
-    while (pawns < digits && locator_.is_pawn_digit(stored[pawns])) ++pawns;
-    uint64_t index = 0;  // the other digits' part of the slice index
-    for (size_t s = pawns; s < digits; ++s) index += digit[s] * locator_.slice_weight(stored[s]);
-    for (uint64_t k = 0; k < n;) {
-        // A run of entries with the same pawns: one slice and image.
-        uint64_t tuple = 0;
-        for (size_t d = 0; d < digits; ++d)
-            if (locator_.is_pawn_digit(d))
-                for (size_t s = 0; s < pawns; ++s)
-                    if (stored[s] == d) tuple = tuple * radix[d] + digit[s];
-        const auto where = locator_.slice_of_tuple(tuple);
-        const std::shared_ptr<const Table> table = where ? slice(where->slice, side) : nullptr;
-        for (bool same_pawns = true; same_pawns && k < n; ++k) {
-            out[k] = table ? table->value(side, where->index + index) : DTM_DRAW;  // colliding pawns: holes
-            for (size_t s = digits; s-- > 0;) {
-                if (s < pawns) {
-                    same_pawns = false;
-                    if (++digit[s] < radix[stored[s]]) break;
-                    digit[s] = 0;
-                    continue;
-                }
-                const uint64_t weight = locator_.slice_weight(stored[s]);
-                index += weight;
-                if (++digit[s] < radix[stored[s]]) break;
-                digit[s] = 0;
-                index -= radix[stored[s]] * weight;
-            }
-        }
-    }
+    std::shared_ptr<const Table> table;
+    for_each_slice_entry(
+        locator_, order, first, n,
+        [&](const std::optional<SliceLocator::Where>& where) {
+            table = where ? cache_.get(where->slice, side,
+                                       [&] {
+                                           return std::shared_ptr<const Table>(
+                                               store_.read(int(where->slice), side_bit(side)));
+                                       })
+                          : nullptr;
+        },
+        [&](uint64_t k, uint64_t index) {
+            out[k] = table ? table->value(side, index) : DTM_DRAW;  // colliding pawns: holes
+        });
 }
 
 }  // namespace retro

@@ -4,12 +4,11 @@
 #pragma once
 
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 
 #include "index/pawn_slices.hpp"
 #include "store/digit_order.hpp"
+#include "store/slice_runs.hpp"
 #include "store/slice_store.hpp"
 #include "store/table.hpp"
 #include "store/table_reader.hpp"
@@ -92,20 +91,10 @@ public:
     void read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const override;
 
 private:
-    // The values of slice k, side to move `side`, from the cache or the store.
-    std::shared_ptr<const Table> slice(uint32_t k, Color side) const;
-
     const SliceStore& store_;
     IndexScheme scheme_;
     SliceLocator locator_;
-    uint64_t cache_bytes_;
-    struct Cached {
-        uint32_t slice;
-        Color side;
-        std::shared_ptr<const Table> table;
-    };
-    mutable std::mutex mutex_;
-    mutable std::list<Cached> cache_;  // most recent first
+    SliceCache<Table> cache_;
 };
 
 }  // namespace retro

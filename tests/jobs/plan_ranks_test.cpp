@@ -68,14 +68,15 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     EXPECT_NE(pawns_on_four.text().find("survey at rank 0 " + format_bytes(survey_bytes(krpkr_entries))),
               std::string::npos)
         << pawns_on_four.text();
-    // Self-contained, or with the slices on disk: no survey at any rank.
+    // Self-contained: no survey at any rank. With the slices on disk, each slice's survey goes to rank
+    // 0's slice store: the ranks find their shares', and rank 0 gathers none whole.
     const MemoryPlan self_contained = memory_plan(krpkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4);
     EXPECT_EQ(self_contained.state, 2 * slice_share);
     EXPECT_EQ(self_contained.gathered_survey, 0u);
     EXPECT_EQ(self_contained.writing, 2 * krpkr_entries);
     const MemoryPlan lean = memory_plan(krpkr, 1, UINT64_MAX, true, 0, {}, 1, 4);
     ASSERT_TRUE(lean.slices_on_disk);
-    EXPECT_EQ(lean.state, 2 * slice_share);
+    EXPECT_EQ(lean.state, 2 * slice_share + survey_bytes(slice_share));
     EXPECT_EQ(lean.gathered_survey, 0u);
 }
 

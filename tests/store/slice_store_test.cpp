@@ -1,11 +1,13 @@
-// The slice store (store/slice_store.hpp): slices read back as they were appended, a store reopened
-// at a checkpoint's length goes on from there, a damaged one is refused; and pawn tables solved with
-// their slices on disk equal the tables solved in memory, also after a stop and a resume.
+// The slice store (store/slice_store.hpp): slices and their surveys read back as they were appended,
+// a store reopened at a checkpoint's length goes on from there, a damaged one is refused; and pawn
+// tables solved with their slices on disk equal the tables solved in memory, also after a stop and a
+// resume, and are written as they are.
 #include "store/slice_store.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <numeric>
 
 #include "index/pawn_slices.hpp"
 #include "jobs/log.hpp"
@@ -13,6 +15,7 @@
 #include "solve/solver.hpp"
 #include "solve/statistics.hpp"
 #include "store/store_error.hpp"
+#include "store/survey_source.hpp"
 #include "store/table_diff.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
@@ -110,6 +113,70 @@ TEST(SliceStore, ReopenedAtALengthGoesOnFromThere) {
 
 namespace {
 
+// A counted survey of slice k of m: entry i legal unless i % 5 == 0, settled when i % 3 == 0 (and
+// legal), of both sides.
+WriteSurvey some_survey(const Material& m, int k) {
+    const Table values = some_slice(m, k);
+    WriteSurvey survey = empty_survey(values.size());
+    for (Color side : {WHITE, BLACK})
+        for (uint64_t i = 0; i < values.size(); ++i) {
+            survey.legal.assign(side, i, i % 5 != 0);
+            survey.settled.assign(side, i, i % 5 != 0 && i % 3 == 0);
+        }
+    count_legal_values(values, survey);
+    return survey;
+}
+
+}  // namespace
+
+// A slice's survey reads back as appended, without its counts, which the store sums over the slices;
+// a store reopened at a checkpoint keeps the surveys of the slices before it.
+TEST(SliceStore, SurveysReadBackAsAppended) {
+    ScratchDir dir("slice-store-survey");
+    const Material m = Material::parse("KRPvKR");  // slices of several chunks
+    const fs::path path = dir.path / "KRPvKR.slices";
+    uint64_t length = 0, checksum = 0;
+    {
+        SliceStore store(path, m);
+        const WriteSurvey survey = some_survey(m, 0);
+        store.append(0, some_slice(m, 0), &survey);
+        store.append(1, some_slice(m, 1));  // none
+        store.sync();
+        length = store.length();
+        checksum = store.checksum();
+    }
+    SliceStore store(path, m, length, checksum);
+    EXPECT_TRUE(store.surveyed(0));
+    EXPECT_FALSE(store.surveyed(1));
+    EXPECT_FALSE(store.surveyed());
+    const WriteSurvey expected = some_survey(m, 0);
+    const WriteSurvey read = store.read_survey(0);
+    EXPECT_EQ(read.legal.words, expected.legal.words);
+    EXPECT_EQ(read.settled.words, expected.settled.words);
+    EXPECT_FALSE(read.counted());
+    const WriteSurvey black = store.read_survey(0, side_bit(BLACK));
+    EXPECT_TRUE(black.legal.words[WHITE].empty());
+    EXPECT_EQ(black.settled.words[BLACK], expected.settled.words[BLACK]);
+    EXPECT_THROW(store.read_survey(1), StoreError);
+    // Every slice surveyed: the counts are summed.
+    const Material small = Material::parse("KRPvK");
+    SliceStore all({}, small);
+    std::array<std::vector<uint64_t>, 2> summed{std::vector<uint64_t>(WriteSurvey::COUNTED_VALUES),
+                                                std::vector<uint64_t>(WriteSurvey::COUNTED_VALUES)};
+    for (int k = 0; k < int(pawn_configs(small).size()); ++k) {
+        const WriteSurvey survey = some_survey(small, k);
+        all.append(k, some_slice(small, k), &survey);
+        for (Color side : {WHITE, BLACK})
+            for (size_t v = 0; v < summed[side].size(); ++v) summed[side][v] += survey.counts[side][v];
+    }
+    ASSERT_TRUE(all.surveyed());
+    EXPECT_EQ(all.survey_counts(), summed);
+    EXPECT_GT(std::accumulate(summed[BLACK].begin() + 256, summed[BLACK].end() - 1, uint64_t(0)), 0u)
+        << "distances past a byte";
+}
+
+namespace {
+
 // m solved with its slices on disk, then read back whole.
 std::unique_ptr<Table> solved_on_disk(const Material& m, const Tablebase& subtables,
                                       SolveOptions options = {}) {
@@ -180,6 +247,40 @@ TEST(SlicesOnDisk, WrittenFromTheStore) {
     EXPECT_THROW(write_table(values, path, write), StoreError);
     // The statistics read from the store are the table's.
     EXPECT_EQ(format_json(compute_statistics(values)), format_json(compute_statistics(*tables.find(m))));
+}
+
+// Solved with its slices on disk and its promotions read in part, a pawn table's slices keep their
+// surveys, and its file, settled by exits, is byte for byte the one written from the table and its
+// survey solved in memory: for small slices solved in waves (KPvK) and large ones solved alone,
+// with checkpoints (KRPvK).
+TEST(SlicesOnDisk, WrittenSettledByExitsAsFromMemory) {
+    ScratchDir dir("slices-settled");
+    for (const char* name : {"KPvK", "KRPvK"}) {
+        const Material m = Material::parse(name);
+        const Tablebase& tables = retro::test::solved_tables({name});
+        WriteOptions write;
+        write.codec = Codec::Zstd;
+        write.level = 1;
+        write.pawn_digits_first = true;
+        SolveOptions options;
+        options.survey_exits = true;
+        const SolvedTable whole = solve_table(m, tables, options);
+        ASSERT_TRUE(whole.whole && whole.survey) << name;
+        fs::create_directories(dir.path / "memory");
+        fs::create_directories(dir.path / "store");
+        const fs::path from_memory = table_path(dir.path / "memory", m);
+        write_table(*whole.whole, from_memory, write, &*whole.survey);
+        options.slices_on_disk = options.promotions_in_part = true;
+        options.checkpoint = dir.path / (std::string(name) + ".checkpoint");
+        options.waves_below = 1 << 17;  // KRPvK's slices alone
+        const SolvedTable lean = solve_table(m, tables, options);
+        ASSERT_TRUE(lean.slices && lean.slices->surveyed()) << name;
+        const fs::path from_store = table_path(dir.path / "store", m);
+        write_table(SliceStoreValues(*lean.slices, 1 << 16), from_store, write,
+                    std::make_unique<SliceStoreSurvey>(*lean.slices, 1 << 14).get());
+        EXPECT_TRUE(TableReader(from_store, format::Metric::Dtm).header().exits_settled()) << name;
+        EXPECT_EQ(read_bytes(from_store), read_bytes(from_memory)) << name;
+    }
 }
 
 namespace {
