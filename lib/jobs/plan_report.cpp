@@ -58,7 +58,8 @@ std::vector<std::string> plan_report(const JobPlan& plan) {
                             (lean == 1
                                  ? " pawn table keeps its solved slices on disk or reads its promotions"
                                  : " pawn tables keep their solved slices on disk or read their promotions") +
-                            " in part to stay within the cache (slower; written self-contained)");
+                            " in part to stay within the cache (slower; the tables read in part are written "
+                            "self-contained)");
         lines.push_back(
             "estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
             format_bytes(plan.disk_total()) +

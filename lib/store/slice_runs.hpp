@@ -106,4 +106,19 @@ private:
     mutable std::list<Cached> cache_;  // most recent first
 };
 
+// for_each_slice_entry with each run's slice item from `cache`, loaded by load(slice) when missing:
+// entry(k, item, index), item null where the pawns collide.
+template <class T, class Load, class Entry>
+void for_each_cached_slice_entry(const SliceLocator& locator, const SliceCache<T>& cache, Color side,
+                                 const DigitOrder& order, uint64_t first, uint64_t n, Load&& load,
+                                 Entry&& entry) {
+    std::shared_ptr<const T> item;
+    for_each_slice_entry(
+        locator, order, first, n,
+        [&](const std::optional<SliceLocator::Where>& where) {
+            item = where ? cache.get(where->slice, side, [&] { return load(where->slice); }) : nullptr;
+        },
+        [&](uint64_t k, uint64_t index) { entry(k, item.get(), index); });
+}
+
 }  // namespace retro

@@ -35,18 +35,14 @@ SliceStoreSurvey::SliceStoreSurvey(const SliceStore& store, uint64_t cache_bytes
 
 void SliceStoreSurvey::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n,
                             uint8_t* marks) const {
-    std::shared_ptr<const WriteSurvey> survey;
-    for_each_slice_entry(
-        locator_, order, first, n,
-        [&](const std::optional<SliceLocator::Where>& where) {
-            survey = where ? cache_.get(where->slice, side,
-                                        [&] {
-                                            return std::make_shared<const WriteSurvey>(
-                                                store_.read_survey(int(where->slice), side_bit(side)));
-                                        })
-                           : nullptr;
+    for_each_cached_slice_entry(
+        locator_, cache_, side, order, first, n,
+        [&](uint32_t k) {
+            return std::make_shared<const WriteSurvey>(store_.read_survey(int(k), side_bit(side)));
         },
-        [&](uint64_t k, uint64_t index) { marks[k] = survey ? marks_of(*survey, side, index) : 0; });
+        [&](uint64_t k, const WriteSurvey* survey, uint64_t index) {
+            marks[k] = survey ? marks_of(*survey, side, index) : 0;  // colliding pawns: holes
+        });
 }
 
 }  // namespace retro

@@ -66,18 +66,10 @@ DigitOrder SliceStoreValues::natural_order() const { return pawn_digits_first(sc
 
 void SliceStoreValues::read(Color side, const DigitOrder& order, uint64_t first, uint64_t n, Dtm* out) const {
     assert(reads_in(order));
-    std::shared_ptr<const Table> table;
-    for_each_slice_entry(
-        locator_, order, first, n,
-        [&](const std::optional<SliceLocator::Where>& where) {
-            table = where ? cache_.get(where->slice, side,
-                                       [&] {
-                                           return std::shared_ptr<const Table>(
-                                               store_.read(int(where->slice), side_bit(side)));
-                                       })
-                          : nullptr;
-        },
-        [&](uint64_t k, uint64_t index) {
+    for_each_cached_slice_entry(
+        locator_, cache_, side, order, first, n,
+        [&](uint32_t k) { return std::shared_ptr<const Table>(store_.read(int(k), side_bit(side))); },
+        [&](uint64_t k, const Table* table, uint64_t index) {
             out[k] = table ? table->value(side, index) : DTM_DRAW;  // colliding pawns: holes
         });
 }
