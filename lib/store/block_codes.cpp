@@ -55,7 +55,7 @@ std::vector<uint8_t> BlockCodes::operator()(Color side, uint64_t first, uint32_t
         std::vector<uint8_t> marks(n);
         survey_->read(side, order, first, n, marks.data());
         for (uint32_t i = 0; i < n; ++i)
-            classify(i, options_.fill_holes && !(marks[i] & LEGAL), marks[i] & SETTLED);
+            classify(i, options_.fill_holes && !(marks[i] & MARK_LEGAL), marks[i] & MARK_SETTLED);
     } else if (options_.fill_holes) {
         IndexCursor at(scheme, first, order.order());
         for (uint32_t i = 0; i < n; ++i, at.next()) classify(i, is_hole(scheme, side, values[i], at), false);

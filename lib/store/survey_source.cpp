@@ -10,8 +10,8 @@ uint64_t writer_survey_cache_bytes(const Material& m) { return writer_slice_cach
 namespace {
 
 uint8_t marks_of(const WriteSurvey& survey, Color side, uint64_t idx) {
-    return uint8_t((survey.legal.test(side, idx) ? LEGAL : 0) |
-                   (survey.settled.test(side, idx) ? SETTLED : 0));
+    return uint8_t((survey.legal.test(side, idx) ? MARK_LEGAL : 0) |
+                   (survey.settled.test(side, idx) ? MARK_SETTLED : 0));
 }
 
 }  // namespace

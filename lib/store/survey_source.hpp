@@ -16,7 +16,7 @@
 namespace retro {
 
 // What the survey says of one entry, as bits.
-enum SurveyMark : uint8_t { LEGAL = 1, SETTLED = 2 };
+enum SurveyMark : uint8_t { MARK_LEGAL = 1, MARK_SETTLED = 2 };
 
 class SurveySource {
 public:
