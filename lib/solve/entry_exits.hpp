@@ -112,7 +112,7 @@ inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& 
     c.mark_settled(side, e.index, fold.settles());
     if (fold.best_win != NO_WIN) {
         // A far code already is the quickest exit's bound, derived again from all exits.
-        if (c.quicker(code, fold.best_win, 0)) code = c.decided(side, fold.best_win, 0);
+        if (c.quicker(code, fold.best_win, 0)) code = c.decided(side, e.index, fold.best_win, 0);
     } else if (fold.drawn && state::undecided(code)) {
         code = state::NEVER_LOST;
     }
@@ -122,7 +122,7 @@ inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& 
     const ExitWins wins = longest_exit_wins(c.exits, e, moves);
     if (wins.longest == NO_WIN) return code;
     c.mark_settled(side, e.index, wins.settle(wins.longest + 1));
-    return c.decided(side, wins.longest + 1, 0);
+    return c.decided(side, e.index, wins.longest + 1, 0);
 }
 
 }  // namespace retro

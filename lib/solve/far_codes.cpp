@@ -19,7 +19,7 @@ void refresh_far(SchemeContext& c, int n) {
                 const int ply = codes[local] == FAR_LOSS ? longest_exit_wins(c.exits, e, moves).longest + 1
                                                          : fold_exits(c.exits, e, moves).best_win;
                 assert(ply >= n && ply < NO_WIN);
-                if (c.window.fits(ply, n)) codes[local] = c.pending_code(side, ply);
+                if (c.window.fits(ply, n)) codes[local] = c.pending_code(side, i, ply);
             });
         });
     }

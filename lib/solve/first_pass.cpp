@@ -96,7 +96,7 @@ Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
     MoveSummary moves;
     const int quiet = quiet_successors(c.scheme, e, attacks, moves).count;
     if (quiet + moves.exits.size == 0)
-        return attacks.in_check(side) ? c.decided(side, 0, 0) : NEVER_LOST;  // mate or stalemate
+        return attacks.in_check(side) ? c.decided(side, e.index, 0, 0) : NEVER_LOST;  // mate or stalemate
     const Code counter = quiet_counter(e.pos, quiet);
     if (std::ranges::any_of(moves.exits, promotes)) return counter;  // the promotion pass folds all its exits
     return take_exits(c, e, moves.exits, counter);

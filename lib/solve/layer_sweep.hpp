@@ -22,9 +22,6 @@
 
 namespace retro {
 
-// The layer sweeps walk the index in chunks of this many entries, one layer log record each.
-constexpr uint64_t SWEEP_CHUNK = 1 << 16;
-
 // Entry i of `side` is a predecessor of a position lost in n plies: it wins in n + 1 if that is
 // quicker. Concurrent offers within a ply all carry the same win, so a plain store is enough. The
 // win counts toward the longest mate only once taken: at the table's longest loss, every predecessor
@@ -37,7 +34,7 @@ struct OfferWin {
         state::Code& code = c.code(side, i);
         const state::Code was = load_relaxed(code);
         if (!c.quicker(was, n + 1, n)) return;
-        store_relaxed(code, c.decided(side, n + 1, n));            // within the window: the win is n + 1
+        store_relaxed(code, c.decided(side, i, n + 1, n));         // within the window: the win is n + 1
         if (!state::undecided(was)) c.unsettle_in_sweep(side, i);  // undecided: no exit wins or draws
     }
 };
@@ -57,26 +54,19 @@ struct CountDown {
         const Entry e = c.load_entry(side, i);
         const ExitWins wins = longest_exit_wins(c.exits, e, leaving_moves(e.pos));
         const int loss = std::max<int>(n, wins.longest) + 1;
-        store_relaxed(code, c.decided(side, loss, n));
+        store_relaxed(code, c.decided(side, i, loss, n));
         if (wins.settle(loss)) c.settle_in_sweep(side, i);
     }
 };
 
-// Whether layer n of `side` may hold entries, taking its pending flag: a side with no entry pending
-// at n is not scanned (in most tables one side hardly ever loses, the other hardly ever wins). No
-// entry becomes pending at n while layer n is swept (its wins and losses are n + 1 or longer), so the
-// flag is cleared before.
-inline bool take_layer(SchemeContext& c, Color side, int n) {
-    auto& flag = c.pending[side][c.window.code(n)];
-    if (!flag.load(std::memory_order_relaxed)) return false;
-    flag.store(false, std::memory_order_relaxed);
-    return true;
+// Whether layer n of `side` may hold entries: a side with no chunk pending at n is not swept (in
+// most tables one side hardly ever loses, the other hardly ever wins).
+inline bool may_hold_layer(const SchemeContext& c, Color side, int n) {
+    return c.pending.any(side, c.window.code(n));
 }
 
 // The chunks of SWEEP_CHUNK entries a layer's sweep takes, of those this process holds.
-inline uint64_t layer_chunks(const SchemeContext& c) {
-    return (c.owned.size() + SWEEP_CHUNK - 1) / SWEEP_CHUNK;
-}
+inline uint64_t layer_chunks(const SchemeContext& c) { return c.pending.chunks(); }
 
 // What sweep_layer_chunks did: the chunks [first, next) it swept and the entries of the layer in them.
 struct SweptChunks {
@@ -84,9 +74,9 @@ struct SweptChunks {
     uint64_t found;
 };
 
-// Chunks [first, end) of layer n of `side` (taken by take_layer): calls update(~side, p) for every
-// predecessor p of every entry decided in exactly n plies, logs those entries and marks them done.
-// The chunks are scanned in parallel and logged in index order. more() is asked before each chunk is
+// Chunks [first, end) of layer n of `side`: calls update(~side, p) for every predecessor p of every
+// entry decided in exactly n plies, logs those entries and marks them done. The chunks that may hold
+// the layer are scanned in parallel and logged in index order. more() is asked before each chunk is
 // taken: once it says no, the chunks taken (a few more than those before it said so) end the sweep.
 template <class Update, class More>
 SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update,
@@ -100,6 +90,7 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
         [&](uint64_t k) {
             LayerChunk found;
             const uint64_t chunk = first + k, last = std::min(size, (chunk + 1) * SWEEP_CHUNK);
+            if (!c.pending.take(side, chunk, wanted)) return found;
             for_each_code(codes, chunk * SWEEP_CHUNK, last, wanted, wanted, [&](uint64_t local) {
                 const uint64_t i = c.owned.begin + local;
                 const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
@@ -123,7 +114,7 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
 // The whole layer n of `side` (sweep_layer_chunks), when it may hold entries.
 template <class Update>
 uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
-    if (!take_layer(c, side, n)) return 0;
+    if (!may_hold_layer(c, side, n)) return 0;
     return sweep_layer_chunks(c, log, side, n, update, 0, layer_chunks(c), [] { return true; }).found;
 }
 

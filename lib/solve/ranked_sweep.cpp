@@ -86,7 +86,7 @@ uint64_t sweep_and_exchange(SchemeContext& c, LayerLog& log, int n, Ranks& ranks
     const auto within_budget = [&] { return held.load(std::memory_order_relaxed) < share; };
     std::vector<Color> sides;
     for (Color side : {WHITE, BLACK})
-        if (take_layer(c, side, n)) sides.push_back(side);
+        if (may_hold_layer(c, side, n)) sides.push_back(side);
     const uint64_t chunks = layer_chunks(c);
     size_t sweeping = 0;  // of `sides`
     uint64_t chunk = 0, found = 0;

@@ -19,6 +19,7 @@
 #include "parallel/parallel_for.hpp"
 #include "parallel/shared_progress.hpp"
 #include "solve/checkpoint.hpp"
+#include "solve/pending_chunks.hpp"
 #include "solve/scheme_solver.hpp"
 #include "store/entry_bits.hpp"
 
@@ -59,8 +60,7 @@ struct SchemeContext {
         if (!resumed) return;
         state = std::move(*resumed);
         max_value = state.max_value;
-        for (auto& side : pending)
-            for (auto& flag : side) flag = true;
+        pending.mark_all();
     }
 
     // The state code of entry i of `side`, which this process holds.
@@ -84,18 +84,18 @@ struct SchemeContext {
         }
     }
 
-    // The code of a distance found for an entry of `side` while layer n is swept (raising the
+    // The code of a distance found for entry i of `side` while layer n is swept (raising the
     // largest distance).
-    state::Code decided(Color side, int ply, int n) {
+    state::Code decided(Color side, uint64_t i, int ply, int n) {
         raise_max(ply);
-        return window.fits(ply, n) ? pending_code(side, ply) : (ply % 2 ? state::FAR_WIN : state::FAR_LOSS);
+        return window.fits(ply, n) ? pending_code(side, i, ply)
+                                   : (ply % 2 ? state::FAR_WIN : state::FAR_LOSS);
     }
-    // The pending code of `ply`, for an entry of `side`: the layer's sweep of that side will look.
-    // Checked before it is set, so that the threads do not take the flag's cache line from each other.
-    state::Code pending_code(Color side, int ply) {
+    // The pending code of `ply`, for entry i of `side`: the layer's sweep of that side will read its chunk.
+    state::Code pending_code(Color side, uint64_t i, int ply) {
+        assert(owned.contains(i));
         const state::Code code = window.code(ply);
-        auto& flag = pending[side][code];
-        if (!flag.load(std::memory_order_relaxed)) flag.store(true, std::memory_order_relaxed);
+        pending.mark(side, i - owned.begin, code);
         return code;
     }
 
@@ -176,9 +176,9 @@ struct SchemeContext {
     SweepState state;
     std::optional<WriteSurvey> survey;  // of a solve from the start
     std::atomic<int> max_value{0};
-    // By side and code: whether an entry may hold that pending code (pending_code sets it, the
-    // layer sweep clears it). All set when a solve is resumed: its state says nothing of them.
-    std::array<std::array<std::atomic<bool>, 256>, 2> pending{};
+    // Which pending codes each chunk of the entries held may hold (pending_code marks them, the layer
+    // sweep takes them).
+    PendingChunks pending{owned.size()};
 };
 
 }  // namespace retro

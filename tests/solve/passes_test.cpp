@@ -91,7 +91,8 @@ TEST(SolverPasses, FirstPassFindsTheMatesAndCountsTheOthersMoves) {
     EXPECT_EQ(t.positions(c, WHITE, [](state::Code code) { return code > 0 && state::undecided(code); }),
               three_man("KQvK", "wtm", "legal"));
     EXPECT_EQ(c.max_value.load(), 0);
-    EXPECT_TRUE(c.pending[BLACK][mated].load());
+    EXPECT_TRUE(c.pending.any(BLACK, mated));
+    EXPECT_FALSE(c.pending.any(WHITE, mated));
 }
 
 TEST(SolverPasses, FirstPassTellsTheEntriesExaminedUpToBothSides) {
