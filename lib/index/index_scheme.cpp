@@ -299,6 +299,10 @@ uint64_t IndexScheme::encode_group_moved(uint64_t idx, const Placement& p, int s
 
 void IndexScheme::unrank(const Group& g, uint64_t rank, Square low, Square high, Placement& p) const {
     if (g.fixed) return;  // placed with the kings
+    if (g.count == 1) {   // a lone man, the most common group: its digit is its square
+        p.square[g.first_slot] = expand(int(rank), g.type, low, high);
+        return;
+    }
     for_each_colex(g.count, rank, g.squares,
                    [&](int i, int x) { p.square[g.first_slot + i] = expand(x, g.type, low, high); });
 }
