@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
+#include "retrograde.h"
 #include "support/probe_test_tables.hpp"
 #include "support/random_positions.hpp"
-#include "retrograde.h"
 #include "support/store_test_util.hpp"
 
 using namespace retro;

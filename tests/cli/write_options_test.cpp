@@ -1,12 +1,12 @@
 // The write options of tbgen and tbpack: what each combination of --codec, --level and --shipping
 // asks of the writer, and the values refused.
+#include "cli/write_options.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "cli/write_options.hpp"
 
 namespace po = boost::program_options;
 using namespace retro;

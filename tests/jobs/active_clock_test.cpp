@@ -1,11 +1,11 @@
 // The job's clock leaves out the time the process was stopped (Ctrl-Z, SIGSTOP), so a paused job's
 // table times and ETA count only the time it ran.
+#include "jobs/active_clock.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <thread>
-
-#include "jobs/active_clock.hpp"
 
 namespace retro {
 

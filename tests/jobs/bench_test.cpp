@@ -1,7 +1,7 @@
 // The benchmark's arithmetic and output: thread lists, medians, speedup, efficiency, CSV, plot script.
-#include <gtest/gtest.h>
-
 #include "jobs/bench.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace retro;
 

@@ -1,10 +1,10 @@
+#include "jobs/completion_chain.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 #include <string>
-
-#include "jobs/completion_chain.hpp"
 
 namespace retro {
 namespace {

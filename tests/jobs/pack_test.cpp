@@ -1,8 +1,9 @@
 // pack_tables (tbpack's job): a stop between tables or inside one ends the pack with nothing but
 // complete files, and the same call then goes on and writes the same values.
+#include "jobs/pack.hpp"
+
 #include <gtest/gtest.h>
 
-#include "jobs/pack.hpp"
 #include "jobs/table_lock.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/exit_settled.hpp"

@@ -1,11 +1,11 @@
 // The resident set and its peak over a stretch of work, as a job reports them for each table.
+#include "jobs/resident.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
 #include <cstring>
 #include <thread>
-
-#include "jobs/resident.hpp"
 
 using namespace retro;
 

@@ -1,8 +1,9 @@
+#include "probe/game.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "probe/game.hpp"
 #include "support/probe_test_tables.hpp"
 
 using namespace retro;

@@ -1,12 +1,13 @@
 // The line to mate against the tables themselves: for every decisive position of KQvK and KRvK (and
 // of their colour swaps) and a sample of KQvKR, the line has exactly the stored number of plies,
 // ends in checkmate, the DTM drops by one each ply, and every loser move resists longest.
+#include "probe/line.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "chess/movegen.hpp"
-#include "probe/line.hpp"
 #include "probe/notation.hpp"
 #include "support/probe_test_tables.hpp"
 

@@ -1,3 +1,5 @@
+#include "probe/notation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -5,7 +7,6 @@
 #include <string>
 
 #include "chess/movegen.hpp"
-#include "probe/notation.hpp"
 
 using namespace retro;
 

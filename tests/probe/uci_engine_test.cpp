@@ -1,8 +1,9 @@
+#include "probe/uci_engine.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "probe/uci_engine.hpp"
 #include "support/probe_test_tables.hpp"
 #include "support/store_test_util.hpp"
 

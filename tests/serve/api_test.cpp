@@ -1,14 +1,15 @@
 // The HTTP API without the network (serve/api.hpp): lichess-shaped answers with known values, every
 // error status, the batch body, and the pieces below them (JSON writer, request target).
+#include "serve/api.hpp"
+
 #include <gtest/gtest.h>
 
 #include "probe/line.hpp"
-#include "support/probe_test_tables.hpp"
-#include "serve/api.hpp"
 #include "serve/batch_body.hpp"
 #include "serve/json_writer.hpp"
 #include "serve/request_error.hpp"
 #include "serve/target.hpp"
+#include "support/probe_test_tables.hpp"
 
 using namespace retro;
 

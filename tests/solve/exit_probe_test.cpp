@@ -10,8 +10,8 @@
 
 #include "index/dependencies.hpp"
 #include "index/pawn_slices.hpp"
-#include "support/random_positions.hpp"
 #include "solve/exits.hpp"
+#include "support/random_positions.hpp"
 #include "support/solved_tables.hpp"
 
 using namespace retro;

@@ -7,10 +7,10 @@
 #include "probe/line.hpp"
 #include "probe/report.hpp"
 #include "solve/statistics.hpp"
-#include "support/solved_tables.hpp"
 #include "store/format.hpp"
 #include "store/table_file.hpp"
 #include "store/table_reader.hpp"
+#include "support/solved_tables.hpp"
 #include "support/store_test_util.hpp"
 
 namespace retro {

@@ -1,7 +1,8 @@
 // The one temporary-file / fsync / rename helper behind table files and checkpoints.
+#include "store/atomic_file.hpp"
+
 #include <gtest/gtest.h>
 
-#include "store/atomic_file.hpp"
 #include "store/store_error.hpp"
 #include "store/table_paths.hpp"
 #include "support/store_test_util.hpp"

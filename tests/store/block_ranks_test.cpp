@@ -1,11 +1,12 @@
 // Blocks ranked again (format version 6, store/block_ranks.hpp): the stored form round-trips at every
 // code width, takes the narrowest width its distinct codes fit, and any form ranked_block could not
 // have written is refused with CodecError.
+#include "store/block_ranks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "store/block_ranks.hpp"
 #include "store/codec.hpp"
 #include "store/packed_codes.hpp"
 

@@ -1,5 +1,7 @@
 // The block reader: LRU block cache, probes from many threads through a small cache, a rewritten file
 // read by a new reader, sides that need no bits at all, codes beyond the dictionary.
+#include "store/table_reader.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,7 +11,6 @@
 #include "store/block_cache.hpp"
 #include "store/codec.hpp"
 #include "store/format.hpp"
-#include "store/table_reader.hpp"
 #include "support/store_test_util.hpp"
 
 using namespace retro;
