@@ -12,5 +12,5 @@ set key top left
 set grid
 amdahl(s, n) = 1 / (s + (1 - s) / n)
 plot x title "ideal" with lines dashtype 2 lc rgb "gray", \
-     amdahl(0.0103, x) title "KRBvKR, serial 1.03%" with lines lw 2, \
-     amdahl(0.0048, x) title "KQRvKN, serial 0.48%" with lines lw 2
+     amdahl(0.0045, x) title "KRBvKR, serial 0.45%" with lines lw 2, \
+     amdahl(0.0025, x) title "KQRvKN, serial 0.25%" with lines lw 2
