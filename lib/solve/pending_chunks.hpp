@@ -1,6 +1,6 @@
 // Which pending codes each chunk of the state may hold, by side to move. A layer's sweep reads only
 // the chunks that may hold its code: late in a long table most chunks hold none of a layer's entries,
-// and reading their bytes would be most of the sweep.
+// and reading their bytes would find nothing.
 #pragma once
 
 #include <atomic>
