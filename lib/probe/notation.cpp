@@ -1,6 +1,9 @@
 #include "probe/notation.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
+#include <string_view>
 
 #include "chess/movegen.hpp"
 #include "probe/text.hpp"
@@ -119,7 +122,8 @@ ParsedMove parse_san(const Position& pos, const std::string& original) {
             s.erase(s.size() - suffix.size());
             strip_marks();
         }
-    if (s == "O-O" || s == "O-O-O" || s == "0-0" || s == "0-0-0" || s == "o-o" || s == "o-o-o")
+    constexpr std::string_view CASTLINGS[] = {"O-O", "O-O-O", "0-0", "0-0-0", "o-o", "o-o-o"};
+    if (std::ranges::find(CASTLINGS, std::string_view(s)) != std::end(CASTLINGS))
         return failure("castling never occurs in tablebase positions");
     if (s.empty()) return failure(bad);
 

@@ -141,6 +141,8 @@ TEST(ProbeNotation, RefusesWithReasons) {
     EXPECT_NE(error(TWO_ROOKS, "hello").find("neither SAN"), std::string::npos);
     EXPECT_NE(error(TWO_ROOKS, "").find("no move given"), std::string::npos);
     EXPECT_NE(error(TWO_ROOKS, "O-O").find("castling"), std::string::npos);
+    EXPECT_NE(error(TWO_ROOKS, "0-0-0+").find("castling"), std::string::npos);
+    EXPECT_NE(error(TWO_ROOKS, "o-o").find("castling"), std::string::npos);
     EXPECT_NE(error(TWO_ROOKS, "0000").find("null move"), std::string::npos);
     EXPECT_NE(error(TWO_ROOKS, "e3e4").find("no piece on e3"), std::string::npos);
     EXPECT_NE(error(TWO_ROOKS, "e8e7").find("black's and it is white's turn"), std::string::npos);
