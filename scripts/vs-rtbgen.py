@@ -20,6 +20,7 @@ time and of CPU time (user + system). Run it when nothing else runs: the pairs a
 drift in the machine's speed reaches both.
 """
 import argparse
+import csv
 import os
 import re
 import resource
@@ -31,6 +32,7 @@ import time
 
 UPSTREAM = "https://github.com/syzygy1/tb"
 DEFAULT_TABLES = ["KQvKR", "KRBvKR", "KRPvKR"]
+GENERATORS = ("rtbgen", "rtbgenp")  # pawnless and pawn tables
 
 
 def fail(message):
@@ -55,11 +57,11 @@ def build_syzygy(source, work):
     if not os.path.isdir(src):
         print(f"cloning {source} into {src}", file=sys.stderr)
         run(["git", "clone", "--quiet", source, src])
-    if not all(os.access(generator(src, t), os.X_OK) for t in ("KQvK", "KPvK")):
+    if not all(os.access(os.path.join(src, "src", g), os.X_OK) for g in GENERATORS):
         if not shutil.which("gcc") or not os.path.exists("/usr/include/zstd.h"):
             fail("building rtbgen needs gcc and libzstd-dev (apt-get install gcc make libzstd-dev)")
         print("building rtbgen and rtbgenp", file=sys.stderr)
-        run(["make", "-C", os.path.join(src, "src"), "rtbgen", "rtbgenp"])
+        run(["make", "-C", os.path.join(src, "src"), *GENERATORS])
     return src
 
 
@@ -116,14 +118,13 @@ def time_rtbgen(src, rtb, table, threads):
 
 
 def time_ours(bin_dir, ours, table, threads):
-    """Wall and CPU seconds of the solve tbbench times (its row's median and cpu columns)."""
-    out = run([os.path.join(bin_dir, "tbbench"), "--table", table, "--threads", str(threads), "--repeat", "1",
-               "--warmup", "0", "--dir", ours])
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) >= 6 and fields[0] == str(threads) and fields[1] == "1":
-            return float(fields[2]), float(fields[5])
-    fail(f"no timing row in tbbench's output:\n{out}")
+    """Wall and CPU seconds of the solve tbbench times (its CSV row's median_s and cpu_s)."""
+    csv_path = os.path.join(ours, "run.csv")
+    run([os.path.join(bin_dir, "tbbench"), "--table", table, "--threads", str(threads), "--repeat", "1",
+         "--warmup", "0", "--dir", ours, "--csv", csv_path])
+    with open(csv_path, newline="") as f:
+        row = next(csv.DictReader(f))
+    return float(row["median_s"]), float(row["cpu_s"])
 
 
 def main():
