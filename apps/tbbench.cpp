@@ -1,7 +1,7 @@
 // tbbench: how the solver scales with threads. Solves one table at several thread counts, several
 // times each, and reports median wall time, speedup, parallel efficiency and positions per second as
-// a table, CSV and a plot. Only the target's solve is timed: its sub-tables are built (when missing)
-// and loaded before the first run.
+// a table, CSV and a plot, and where the time goes by solver pass. Only the target's solve is timed: its
+// sub-tables are built (when missing) and loaded before the first run.
 #include <sys/resource.h>
 #include <tbb/info.h>
 
@@ -136,9 +136,12 @@ int main(int argc, char** argv) {
 
         std::optional<uint64_t> expected_hash;
         auto run_once = [&](int t) {
+            PhaseSeconds phases{};
+            SolveOptions options;
+            options.control.timed = [&](Control::Phase p, double seconds) { phases[size_t(p)] += seconds; };
             const double cpu0 = cpu_seconds();
             const auto start = std::chrono::steady_clock::now();
-            const auto table = with_threads(t, [&] { return solve_in_memory(m, tables); });
+            const auto table = with_threads(t, [&] { return solve_in_memory(m, tables, options); });
             const double wall =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double cpu = cpu_seconds() - cpu0;
@@ -148,7 +151,7 @@ int main(int argc, char** argv) {
                     "the table solved with " + std::to_string(t) +
                     " threads differs from the first run: the solver is not deterministic");
             expected_hash = h;
-            return BenchRun{t, wall, cpu};
+            return BenchRun{t, wall, cpu, phases};
         };
         for (int w = 0; w < warmup; ++w) {
             const BenchRun r = run_once(threads.back());
@@ -167,7 +170,7 @@ int main(int argc, char** argv) {
         const auto rows = summarize(runs, positions);
         std::cout << m.name() << ", " << positions << " positions (index entries, both sides to move), "
                   << repeat << " runs per thread count, load average " << load_average() << "\n"
-                  << format_bench_table(rows);
+                  << format_bench_table(rows) << format_phase_table(rows);
 
         const std::string csv_text = bench_csv(rows);
         std::filesystem::path csv;

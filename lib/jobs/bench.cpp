@@ -11,6 +11,32 @@
 
 namespace retro {
 
+namespace {
+
+// Each pass's name in the terminal table and its CSV column, in Control::Phase's order.
+struct PhaseName {
+    const char* text;
+    const char* csv;
+};
+constexpr std::array<PhaseName, Control::PHASES> PHASE_NAMES{{{"first pass", "first_pass_s"},
+                                                              {"promotions", "promotions_s"},
+                                                              {"sweeps", "sweeps_s"},
+                                                              {"final values", "final_values_s"},
+                                                              {"waves", "waves_s"},
+                                                              {"assembly", "assembly_s"}}};
+
+// The passes that took a millisecond or more in some row (a pawnless table's promotion pass is
+// empty), in order.
+std::vector<int> phases_taken(const std::vector<BenchRow>& rows) {
+    std::vector<int> out;
+    for (int p = 0; p < Control::PHASES; ++p)
+        if (std::ranges::any_of(rows, [&](const BenchRow& r) { return r.phase_seconds[size_t(p)] >= 1e-3; }))
+            out.push_back(p);
+    return out;
+}
+
+}  // namespace
+
 std::vector<int> parse_thread_list(const std::string& text) {
     std::set<int> out;
     std::stringstream in(text);
@@ -67,9 +93,15 @@ std::vector<BenchRow> summarize(const std::vector<BenchRun>& runs, uint64_t posi
     std::vector<BenchRow> rows;
     for (int t : counts) {
         std::vector<double> wall, cpu;
-        for (const auto& r : runs)
-            if (r.threads == t) wall.push_back(r.wall_seconds), cpu.push_back(r.cpu_seconds);
+        std::array<std::vector<double>, Control::PHASES> phases;
+        for (const auto& r : runs) {
+            if (r.threads != t) continue;
+            wall.push_back(r.wall_seconds);
+            cpu.push_back(r.cpu_seconds);
+            for (size_t p = 0; p < phases.size(); ++p) phases[p].push_back(r.phase_seconds[p]);
+        }
         BenchRow row;
+        for (size_t p = 0; p < phases.size(); ++p) row.phase_seconds[p] = median(phases[p]);
         row.threads = t;
         row.runs = int(wall.size());
         row.median_seconds = median(wall);
@@ -102,14 +134,68 @@ std::string format_bench_table(const std::vector<BenchRow>& rows) {
     return out;
 }
 
+std::string format_phase_table(const std::vector<BenchRow>& rows) {
+    const std::vector<int> taken = phases_taken(rows);
+    if (rows.empty() || taken.empty()) return "";
+    char cell[64];
+    std::string header = "threads";
+    for (int p : taken) {
+        std::snprintf(cell, sizeof cell, "  %17s", PHASE_NAMES[size_t(p)].text);
+        header += cell;
+    }
+    std::string out = "where the time goes (median seconds, share of the median wall time):\n" + header +
+                      "              other\n";
+    for (const auto& r : rows) {
+        std::snprintf(cell, sizeof cell, "%7d", r.threads);
+        out += cell;
+        double other = r.median_seconds;
+        for (int p : taken) {
+            const double seconds = r.phase_seconds[size_t(p)];
+            other -= seconds;
+            std::snprintf(cell, sizeof cell, "  %10.3f (%3.0f%%)", seconds,
+                          r.median_seconds > 0 ? 100 * seconds / r.median_seconds : 0.0);
+            out += cell;
+        }
+        other = std::max(other, 0.0);  // the medians of the passes may come from different runs
+        std::snprintf(cell, sizeof cell, "  %10.3f (%3.0f%%)\n", other,
+                      r.median_seconds > 0 ? 100 * other / r.median_seconds : 0.0);
+        out += cell;
+    }
+    if (rows.size() < 2) return out;
+    const BenchRow& base = rows.front();
+    std::snprintf(cell, sizeof cell, "speedup by pass, against %d thread%s:\n", base.threads,
+                  base.threads == 1 ? "" : "s");
+    out += cell + header + "              whole\n";
+    const auto ratio = [](double from, double to) { return to > 0 ? from / to : 0.0; };
+    for (const auto& r : rows) {
+        std::snprintf(cell, sizeof cell, "%7d", r.threads);
+        out += cell;
+        for (int p : taken) {
+            std::snprintf(cell, sizeof cell, "  %17.2f",
+                          ratio(base.phase_seconds[size_t(p)], r.phase_seconds[size_t(p)]));
+            out += cell;
+        }
+        std::snprintf(cell, sizeof cell, "  %17.2f\n", r.speedup);
+        out += cell;
+    }
+    return out;
+}
+
 std::string bench_csv(const std::vector<BenchRow>& rows) {
-    std::string out = "threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s\n";
+    std::string out = "threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s";
+    for (const PhaseName& name : PHASE_NAMES) out += std::string(",") + name.csv;
+    out += "\n";
     char line[200];
     for (const auto& r : rows) {
-        std::snprintf(line, sizeof line, "%d,%d,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.0f\n", r.threads, r.runs,
+        std::snprintf(line, sizeof line, "%d,%d,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.0f", r.threads, r.runs,
                       r.median_seconds, r.min_seconds, r.max_seconds, r.cpu_seconds, r.speedup, r.efficiency,
                       r.positions_per_second);
         out += line;
+        for (double seconds : r.phase_seconds) {
+            std::snprintf(line, sizeof line, ",%.6f", seconds);
+            out += line;
+        }
+        out += "\n";
     }
     return out;
 }

@@ -2,11 +2,14 @@
 // efficiency, the terminal table, CSV and a gnuplot plot. apps/tbbench.cpp does the timing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "store/control.hpp"
 
 namespace retro {
 
@@ -18,10 +21,14 @@ std::vector<int> default_thread_list(int cores);
 
 double median(std::vector<double> values);
 
+// Seconds by solver pass (Control::Phase), summed over the schemes and waves of one solve.
+using PhaseSeconds = std::array<double, Control::PHASES>;
+
 struct BenchRun {
     int threads = 0;
     double wall_seconds = 0;
     double cpu_seconds = 0;  // user + system of the whole process during the run
+    PhaseSeconds phase_seconds{};
 };
 
 struct BenchRow {
@@ -33,6 +40,7 @@ struct BenchRow {
     // time / this median time; efficiency = speedup / (threads / that count).
     double speedup = 0, efficiency = 0;
     double positions_per_second = 0;  // index entries of both sides to move / median time
+    PhaseSeconds phase_seconds{};     // each the median of its runs
 };
 
 // One row per thread count, in increasing order. positions: index entries of both sides to move.
@@ -40,7 +48,12 @@ std::vector<BenchRow> summarize(const std::vector<BenchRun>& runs, uint64_t posi
 
 // Aligned columns for the terminal.
 std::string format_bench_table(const std::vector<BenchRow>& rows);
-// threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s
+// Where the median time goes: per thread count, each pass's seconds and share of the median wall
+// time, the rest as "other" (allocation, a slice's setup), and with several counts each pass's speedup
+// against the first count's. Only the passes that took a millisecond or more in some row.
+std::string format_phase_table(const std::vector<BenchRow>& rows);
+// threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s, then each pass's
+// median seconds: first_pass_s,promotions_s,sweeps_s,final_values_s,waves_s,assembly_s
 std::string bench_csv(const std::vector<BenchRow>& rows);
 
 // A gnuplot script plotting speedup (with the ideal line) and efficiency against threads from the

@@ -24,14 +24,16 @@ public:
 
     SolvedScheme run() {
         assert(!ranks_ || c_.setup.traffic);
-        last_checkpoint_ = std::chrono::steady_clock::now();
+        last_checkpoint_ = lap_ = std::chrono::steady_clock::now();
         if (c_.state.codes[WHITE].empty()) {
             log_ = std::make_unique<LayerLog>(c_.setup.log_path, 0, 0);
             first_pass(c_);
             abandon_if_stopped("its first pass");
+            end_phase(Control::Phase::FirstPass);
             report("captures, pushes, mates and stalemates");
             promotion_pass(c_);
             abandon_if_stopped("its promotion pass");
+            end_phase(Control::Phase::Promotions);
             report("promotions");
             if (ranks_) agree_on_longest(c_, *ranks_);
             after_ply(0);
@@ -42,7 +44,9 @@ public:
                                  : sweep_ply(c_, *log_, n));
             after_ply(n + 1);
         }
+        end_phase(Control::Phase::Sweeps);
         SolvedScheme values = final_values(c_, *log_);
+        end_phase(Control::Phase::FinalValues);
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
         return values;
     }
@@ -83,6 +87,13 @@ private:
                       c_.setup.label + ": stopped in " + pass + ", which starts over when resumed");
     }
 
+    // Tells the control the time since the last phase ended (or the solve began).
+    void end_phase(Control::Phase phase) {
+        const auto now = std::chrono::steady_clock::now();
+        c_.options.control.tell_time(phase, std::chrono::duration<double>(now - lap_).count());
+        lap_ = now;
+    }
+
     void report(const std::string& what) const {
         if (!c_.options.control.lines || c_.setup.ply_lines == PlyLines::Omit) return;
         *c_.options.control.lines << c_.setup.label << ": " << what << " done, " << elapsed() << " s\n";
@@ -99,7 +110,7 @@ private:
     SchemeContext c_;
     Ranks* const ranks_ = c_.options.ranks;
     std::unique_ptr<LayerLog> log_;
-    std::chrono::steady_clock::time_point last_checkpoint_;
+    std::chrono::steady_clock::time_point last_checkpoint_, lap_;
 };
 
 }  // namespace

@@ -41,6 +41,7 @@ public:
           start_(std::chrono::steady_clock::now()),
           configs_(m.has_pawns() ? pawn_configs(m) : std::vector<PawnConfig>{}) {
         in_wave_.control.lines = nullptr;
+        in_wave_.control.timed = nullptr;  // a wave is timed whole
         in_wave_.checkpoint.clear();
         in_wave_.ranks = nullptr;  // one rank solves each slice of a wave
         for (int k = 0; k < int(configs_.size()); ++k) slice_number_[configs_[size_t(k)]] = k;
@@ -167,7 +168,9 @@ private:
                 solved.push_back(
                     solve_slice(scheme, k, lines ? PlyLines::Report : PlyLines::Omit, std::move(state)));
             } else {
+                const auto wave_start = std::chrono::steady_clock::now();
                 solved = solve_wave(configs, k, end);
+                options_.control.tell_time(Control::Phase::Waves, seconds_since(wave_start));
             }
             options_.control.tell(Control::Count::SlicesSolved, end, slices);
             // The slices of a wave end together: one line for the wave when a line falls in it.
@@ -191,7 +194,10 @@ private:
             std::filesystem::remove(log_path());
         }
         if (options_.ranks && !options_.ranks->leads()) return {};  // rank 0 writes the table
-        return solved_->finish();
+        const auto assembly_start = std::chrono::steady_clock::now();
+        SolvedTable table = solved_->finish();
+        options_.control.tell_time(Control::Phase::Assembly, seconds_since(assembly_start));
+        return table;
     }
 
     std::string label(int k, int slices) const {
@@ -293,9 +299,10 @@ private:
         return targets;
     }
 
-    double elapsed() const {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    static double seconds_since(std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     }
+    double elapsed() const { return seconds_since(start_); }
 
     const Material material_;
     const SubtableSource& tables_;

@@ -35,6 +35,13 @@ struct Control {
     };
     // Told how far a count has got, one call at a time (from any thread of the work).
     std::function<void(Count count, uint64_t done, uint64_t total)> progress{};
+    // The solver's passes, each timed as it ends: once per scheme solved alone (a whole table, or a
+    // large slice of a pawn table), and once per wave of small slices solved side by side (their
+    // passes overlap, so a wave is timed whole), then the assembly of the slices into the table.
+    enum class Phase : uint8_t { FirstPass, Promotions, Sweeps, FinalValues, Waves, Assembly };
+    static constexpr int PHASES = 6;
+    // Told the wall seconds of a pass as it ends, from the thread that runs the work.
+    std::function<void(Phase phase, double seconds)> timed{};
 
     bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
     // Throws Stopped(work, message) when a stop is requested.
@@ -43,6 +50,9 @@ struct Control {
     }
     void tell(Count count, uint64_t done, uint64_t total) const {
         if (progress) progress(count, done, total);
+    }
+    void tell_time(Phase phase, double seconds) const {
+        if (timed) timed(phase, seconds);
     }
     // tell(count, ...) as a callback of its own, or none when nobody listens (a loop then need not report).
     std::function<void(uint64_t done, uint64_t total)> teller(Count count) const {

@@ -1,4 +1,5 @@
-// The benchmark's arithmetic and output: thread lists, medians, speedup, efficiency, CSV, plot script.
+// The benchmark's arithmetic and output: thread lists, medians, speedup, efficiency, the passes' times,
+// CSV, plot script.
 #include "jobs/bench.hpp"
 
 #include <gtest/gtest.h>
@@ -51,8 +52,10 @@ TEST(JobsBench, TableCsvAndPlotScript) {
     const auto rows = summarize({{1, 2.0, 2}, {2, 1.0, 2}}, 4000000);
     const std::string csv = bench_csv(rows);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s");
-    EXPECT_NE(csv.find("\n2,1,1.000000,1.000000,1.000000,2.000000,2.0000,1.0000,4000000\n"),
+              "threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s,first_pass_s,"
+              "promotions_s,sweeps_s,final_values_s,waves_s,assembly_s");
+    EXPECT_NE(csv.find("\n2,1,1.000000,1.000000,1.000000,2.000000,2.0000,1.0000,4000000,0.000000,0.000000,"
+                       "0.000000,0.000000,0.000000,0.000000\n"),
               std::string::npos)
         << csv;
     const std::string table = format_bench_table(rows);
@@ -66,4 +69,39 @@ TEST(JobsBench, TableCsvAndPlotScript) {
     EXPECT_NE(gnuplot_script("r.csv", "r.png", "t", 2).find("set terminal png"), std::string::npos);
     EXPECT_TRUE(find_program("sh"));
     EXPECT_FALSE(find_program("no-such-program-retro"));
+}
+
+TEST(JobsBench, WhereTheTimeGoes) {
+    using Phase = Control::Phase;
+    const auto phases = [](double first, double sweeps) {
+        PhaseSeconds p{};
+        p[size_t(Phase::FirstPass)] = first;
+        p[size_t(Phase::Sweeps)] = sweeps;
+        p[size_t(Phase::FinalValues)] = 0.5;
+        return p;
+    };
+    // The medians of each pass, of the runs of one count: first pass 4, sweeps 5.
+    const auto rows = summarize({{1, 10.0, 10, phases(4, 5)},
+                                 {1, 11.0, 11, phases(3, 6)},
+                                 {1, 9.0, 9, phases(5, 4)},
+                                 {2, 6.0, 12, phases(2, 3.2)}},
+                                100);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_DOUBLE_EQ(rows[0].phase_seconds[size_t(Phase::FirstPass)], 4);
+    EXPECT_DOUBLE_EQ(rows[0].phase_seconds[size_t(Phase::Sweeps)], 5);
+    const std::string table = format_phase_table(rows);
+    EXPECT_NE(table.find("first pass"), std::string::npos) << table;
+    EXPECT_NE(table.find("final values"), std::string::npos) << table;
+    EXPECT_EQ(table.find("waves"), std::string::npos) << table;  // no run took them
+    EXPECT_EQ(table.find("promotions"), std::string::npos) << table;
+    // 1 thread: other = 10 - 4 - 5 - 0.5; speedups: first pass 4 / 2, sweeps 5 / 3.2, whole 10 / 6.
+    EXPECT_NE(
+        table.find("      1       4.000 ( 40%)       5.000 ( 50%)       0.500 (  5%)       0.500 (  5%)\n"),
+        std::string::npos)
+        << table;
+    EXPECT_NE(
+        table.find("      2               2.00               1.56               1.00               1.67\n"),
+        std::string::npos)
+        << table;
+    EXPECT_EQ(format_phase_table(summarize({{1, 1.0, 1}}, 10)), "");  // no pass told
 }
