@@ -13,17 +13,9 @@ namespace retro {
 
 namespace {
 
-// Each pass's name in the terminal table and its CSV column, in Control::Phase's order.
-struct PhaseName {
-    const char* text;
-    const char* csv;
-};
-constexpr std::array<PhaseName, Control::PHASES> PHASE_NAMES{{{"first pass", "first_pass_s"},
-                                                              {"promotions", "promotions_s"},
-                                                              {"sweeps", "sweeps_s"},
-                                                              {"final values", "final_values_s"},
-                                                              {"waves", "waves_s"},
-                                                              {"assembly", "assembly_s"}}};
+// Each pass's CSV column, in Control::Phase's order.
+constexpr std::array<const char*, Control::PHASES> PHASE_COLUMNS{
+    "first_pass_s", "promotions_s", "sweeps_s", "final_values_s", "waves_s", "assembly_s"};
 
 // The passes that took a millisecond or more in some row (a pawnless table's promotion pass is
 // empty), in order.
@@ -140,7 +132,7 @@ std::string format_phase_table(const std::vector<BenchRow>& rows) {
     char cell[64];
     std::string header = "threads";
     for (int p : taken) {
-        std::snprintf(cell, sizeof cell, "  %17s", PHASE_NAMES[size_t(p)].text);
+        std::snprintf(cell, sizeof cell, "  %17s", Control::PHASE_NAMES[size_t(p)]);
         header += cell;
     }
     std::string out = "where the time goes (median seconds, share of the median wall time):\n" + header +
@@ -183,7 +175,7 @@ std::string format_phase_table(const std::vector<BenchRow>& rows) {
 
 std::string bench_csv(const std::vector<BenchRow>& rows) {
     std::string out = "threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s";
-    for (const PhaseName& name : PHASE_NAMES) out += std::string(",") + name.csv;
+    for (const char* column : PHASE_COLUMNS) out += std::string(",") + column;
     out += "\n";
     char line[200];
     for (const auto& r : rows) {

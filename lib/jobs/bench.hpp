@@ -2,7 +2,6 @@
 // efficiency, the terminal table, CSV and a gnuplot plot. apps/tbbench.cpp does the timing.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -22,7 +21,7 @@ std::vector<int> default_thread_list(int cores);
 double median(std::vector<double> values);
 
 // Seconds by solver pass (Control::Phase), summed over the schemes and waves of one solve.
-using PhaseSeconds = std::array<double, Control::PHASES>;
+using PhaseSeconds = Control::PhaseSeconds;
 
 struct BenchRun {
     int threads = 0;

@@ -36,6 +36,21 @@ std::string format_percent(double fraction) {
     return text;
 }
 
+std::string passes_text(const Control::PhaseSeconds& phases) {
+    double total = 0;
+    for (double seconds : phases) total += seconds;
+    if (total < 1) return "";
+    std::string out = "the solve's passes:";
+    const char* separator = " ";
+    for (int p = 0; p < Control::PHASES; ++p) {
+        if (phases[size_t(p)] < 1e-3) continue;
+        out += separator + std::string(Control::PHASE_NAMES[size_t(p)]) + " " +
+               format_duration(phases[size_t(p)]);
+        separator = ", ";
+    }
+    return out;
+}
+
 std::string format_duration(double seconds) {
     char buf[48];
     const long s = std::lround(std::max(0.0, seconds));

@@ -22,6 +22,7 @@
 
 #include "index/material.hpp"
 #include "jobs/active_clock.hpp"
+#include "store/control.hpp"
 #include "store/table_paths.hpp"
 
 namespace retro {
@@ -30,6 +31,9 @@ namespace retro {
 std::string format_duration(double seconds);
 // "12.3%" for 0.123.
 std::string format_percent(double fraction);
+// "the solve's passes: first pass 35 s, sweeps 52 s, ...", of the passes that took a millisecond or
+// more, when all of them took a second or more; empty otherwise.
+std::string passes_text(const Control::PhaseSeconds& phases);
 
 // Seconds from t to now.
 inline double seconds_since(std::chrono::steady_clock::time_point t) {

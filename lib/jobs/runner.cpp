@@ -157,6 +157,7 @@ struct TableBuild {
     bool resuming = false;      // only once the solver has found the checkpoint intact
     bool time_complete = true;  // false when a resumed table's earlier time is unknown
     double solve_seconds = 0, write_seconds = 0;
+    Control::PhaseSeconds phases{};  // of this run's solve (not of the runs a checkpoint resumes)
 };
 
 // One job's state while it runs: its progress, what it reports, what it has built.
@@ -335,6 +336,7 @@ bool JobRun::solve(TableBuild& b) {
     LineStream solver_lines([this](const std::string& line) { table_line(line); });
     SolveOptions solve_options;
     solve_options.control.lines = &solver_lines;
+    solve_options.control.timed = [&](Control::Phase p, double seconds) { b.phases[size_t(p)] += seconds; };
     solve_options.checkpoint = b.checkpoint;
     solve_options.checkpoint_seconds = options_.checkpoint_seconds;
     // A pawn table's progress is its slices; a pawnless table's first pass is the long silent step.
@@ -433,6 +435,7 @@ bool JobRun::write(TableBuild& b) {
     report(m.name() + ": solved in " + format_duration(b.solve_seconds) + " (" + rate + " entries/s), " +
            b.file.string() + " written in " + format_duration(b.write_seconds) + " (" + format_bytes(bytes) +
            ")");
+    if (const std::string passes = passes_text(b.phases); !passes.empty()) report(m.name() + ": " + passes);
     b.table = std::move(b.solved.whole);
     return true;
 }

@@ -3,6 +3,7 @@
 // callbacks of its own in each options struct.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -40,6 +41,10 @@ struct Control {
     // passes overlap, so a wave is timed whole), then the assembly of the slices into the table.
     enum class Phase : uint8_t { FirstPass, Promotions, Sweeps, FinalValues, Waves, Assembly };
     static constexpr int PHASES = 6;
+    static constexpr std::array<const char*, PHASES> PHASE_NAMES{"first pass",   "promotions", "sweeps",
+                                                                 "final values", "waves",      "assembly"};
+    // Seconds by pass, as a listener sums them.
+    using PhaseSeconds = std::array<double, PHASES>;
     // Told the wall seconds of a pass as it ends, from the thread that runs the work.
     std::function<void(Phase phase, double seconds)> timed{};
 

@@ -192,6 +192,16 @@ TEST(JobsProgress, FormatsDurations) {
     EXPECT_EQ(format_duration(3 * 3600 + 7 * 60 + 10), "3 h 07 min");
 }
 
+TEST(JobsProgress, PassesText) {
+    Control::PhaseSeconds phases{};
+    phases[size_t(Control::Phase::FirstPass)] = 35;
+    phases[size_t(Control::Phase::Promotions)] = 0.0004;  // a pawnless table's: left out
+    phases[size_t(Control::Phase::Sweeps)] = 52.4;
+    phases[size_t(Control::Phase::FinalValues)] = 1.5;
+    EXPECT_EQ(passes_text(phases), "the solve's passes: first pass 35 s, sweeps 52 s, final values 1.5 s");
+    EXPECT_EQ(passes_text(Control::PhaseSeconds{0.5, 0, 0.4}), "");  // under a second in all
+}
+
 TEST(JobsLog, LineStreamSplitsLines) {
     std::vector<std::string> lines;
     {
