@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
 
         std::optional<uint64_t> expected_hash;
         auto run_once = [&](int t) {
-            PhaseSeconds phases{};
+            Control::PhaseSeconds phases{};
             SolveOptions options;
             options.control.timed = [&](Control::Phase p, double seconds) { phases[size_t(p)] += seconds; };
             const double cpu0 = cpu_seconds();

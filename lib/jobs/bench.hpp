@@ -20,14 +20,11 @@ std::vector<int> default_thread_list(int cores);
 
 double median(std::vector<double> values);
 
-// Seconds by solver pass (Control::Phase), summed over the schemes and waves of one solve.
-using PhaseSeconds = Control::PhaseSeconds;
-
 struct BenchRun {
     int threads = 0;
     double wall_seconds = 0;
-    double cpu_seconds = 0;  // user + system of the whole process during the run
-    PhaseSeconds phase_seconds{};
+    double cpu_seconds = 0;                 // user + system of the whole process during the run
+    Control::PhaseSeconds phase_seconds{};  // by solver pass, summed over the schemes and waves
 };
 
 struct BenchRow {
@@ -38,8 +35,8 @@ struct BenchRow {
     // Against the smallest thread count measured (1 when it is in the list): speedup = its median
     // time / this median time; efficiency = speedup / (threads / that count).
     double speedup = 0, efficiency = 0;
-    double positions_per_second = 0;  // index entries of both sides to move / median time
-    PhaseSeconds phase_seconds{};     // each the median of its runs
+    double positions_per_second = 0;        // index entries of both sides to move / median time
+    Control::PhaseSeconds phase_seconds{};  // each the median of its runs
 };
 
 // One row per thread count, in increasing order. positions: index entries of both sides to move.

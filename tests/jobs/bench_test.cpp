@@ -74,7 +74,7 @@ TEST(JobsBench, TableCsvAndPlotScript) {
 TEST(JobsBench, WhereTheTimeGoes) {
     using Phase = Control::Phase;
     const auto phases = [](double first, double sweeps) {
-        PhaseSeconds p{};
+        Control::PhaseSeconds p{};
         p[size_t(Phase::FirstPass)] = first;
         p[size_t(Phase::Sweeps)] = sweeps;
         p[size_t(Phase::FinalValues)] = 0.5;
