@@ -24,29 +24,33 @@ public:
 
     SolvedScheme run() {
         assert(!ranks_ || c_.setup.traffic);
-        last_checkpoint_ = lap_ = std::chrono::steady_clock::now();
+        last_checkpoint_ = std::chrono::steady_clock::now();
+        const Control& control = c_.options.control;
         if (c_.state.codes[WHITE].empty()) {
             log_ = std::make_unique<LayerLog>(c_.setup.log_path, 0, 0);
-            first_pass(c_);
-            abandon_if_stopped("its first pass");
-            end_phase(Control::Phase::FirstPass);
+            control.time(Control::Phase::FirstPass, [&] {
+                first_pass(c_);
+                abandon_if_stopped("its first pass");
+            });
             report("captures, pushes, mates and stalemates");
-            promotion_pass(c_);
-            abandon_if_stopped("its promotion pass");
-            end_phase(Control::Phase::Promotions);
+            control.time(Control::Phase::Promotions, [&] {
+                promotion_pass(c_);
+                abandon_if_stopped("its promotion pass");
+            });
             report("promotions");
             if (ranks_) agree_on_longest(c_, *ranks_);
             after_ply(0);
         }
-        for (int n = c_.state.next_ply; n <= c_.max_value.load(); ++n) {
-            if (n % c_.window.refresh() == 0) refresh_far(c_, n);
-            report_ply(n, ranks_ ? sweep_ply_on_ranks(c_, *log_, n, *ranks_, *c_.setup.traffic)
-                                 : sweep_ply(c_, *log_, n));
-            after_ply(n + 1);
-        }
-        end_phase(Control::Phase::Sweeps);
-        SolvedScheme values = final_values(c_, *log_);
-        end_phase(Control::Phase::FinalValues);
+        control.time(Control::Phase::Sweeps, [&] {
+            for (int n = c_.state.next_ply; n <= c_.max_value.load(); ++n) {
+                if (n % c_.window.refresh() == 0) refresh_far(c_, n);
+                report_ply(n, ranks_ ? sweep_ply_on_ranks(c_, *log_, n, *ranks_, *c_.setup.traffic)
+                                     : sweep_ply(c_, *log_, n));
+                after_ply(n + 1);
+            }
+        });
+        SolvedScheme values =
+            control.time(Control::Phase::FinalValues, [&] { return final_values(c_, *log_); });
         report("reading back the layer log's " + std::to_string(log_->length()) + " bytes");
         return values;
     }
@@ -87,13 +91,6 @@ private:
                       c_.setup.label + ": stopped in " + pass + ", which starts over when resumed");
     }
 
-    // Tells the control the time since the last phase ended (or the solve began).
-    void end_phase(Control::Phase phase) {
-        const auto now = std::chrono::steady_clock::now();
-        c_.options.control.tell_time(phase, std::chrono::duration<double>(now - lap_).count());
-        lap_ = now;
-    }
-
     void report(const std::string& what) const {
         if (!c_.options.control.lines || c_.setup.ply_lines == PlyLines::Omit) return;
         *c_.options.control.lines << c_.setup.label << ": " << what << " done, " << elapsed() << " s\n";
@@ -110,7 +107,7 @@ private:
     SchemeContext c_;
     Ranks* const ranks_ = c_.options.ranks;
     std::unique_ptr<LayerLog> log_;
-    std::chrono::steady_clock::time_point last_checkpoint_, lap_;
+    std::chrono::steady_clock::time_point last_checkpoint_;
 };
 
 }  // namespace

@@ -168,9 +168,8 @@ private:
                 solved.push_back(
                     solve_slice(scheme, k, lines ? PlyLines::Report : PlyLines::Omit, std::move(state)));
             } else {
-                const auto wave_start = std::chrono::steady_clock::now();
-                solved = solve_wave(configs, k, end);
-                options_.control.tell_time(Control::Phase::Waves, seconds_since(wave_start));
+                solved =
+                    options_.control.time(Control::Phase::Waves, [&] { return solve_wave(configs, k, end); });
             }
             options_.control.tell(Control::Count::SlicesSolved, end, slices);
             // The slices of a wave end together: one line for the wave when a line falls in it.
@@ -194,10 +193,7 @@ private:
             std::filesystem::remove(log_path());
         }
         if (options_.ranks && !options_.ranks->leads()) return {};  // rank 0 writes the table
-        const auto assembly_start = std::chrono::steady_clock::now();
-        SolvedTable table = solved_->finish();
-        options_.control.tell_time(Control::Phase::Assembly, seconds_since(assembly_start));
-        return table;
+        return options_.control.time(Control::Phase::Assembly, [&] { return solved_->finish(); });
     }
 
     std::string label(int k, int slices) const {
@@ -299,10 +295,9 @@ private:
         return targets;
     }
 
-    static double seconds_since(std::chrono::steady_clock::time_point t) {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    double elapsed() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     }
-    double elapsed() const { return seconds_since(start_); }
 
     const Material material_;
     const SubtableSource& tables_;

@@ -5,10 +5,12 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <type_traits>
 
 #include "store/store_error.hpp"
 
@@ -56,8 +58,22 @@ struct Control {
     void tell(Count count, uint64_t done, uint64_t total) const {
         if (progress) progress(count, done, total);
     }
-    void tell_time(Phase phase, double seconds) const {
-        if (timed) timed(phase, seconds);
+    // Runs f() and tells its wall time as `phase`'s (not when it throws); returns what f returns.
+    template <class F>
+    auto time(Phase phase, F&& f) const {
+        const auto start = std::chrono::steady_clock::now();
+        const auto tell = [&] {
+            if (timed)
+                timed(phase, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        };
+        if constexpr (std::is_void_v<decltype(f())>) {
+            f();
+            tell();
+        } else {
+            auto result = f();
+            tell();
+            return result;
+        }
     }
     // tell(count, ...) as a callback of its own, or none when nobody listens (a loop then need not report).
     std::function<void(uint64_t done, uint64_t total)> teller(Count count) const {
