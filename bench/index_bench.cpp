@@ -1,5 +1,6 @@
-// Encode and decode throughput of the perfect index, and the un-moves of an entry with their indices
-// (the solver's inner loop: once per decided entry).
+// Encode and decode throughput of the perfect index, the first pass's look at a board (its attacks
+// and the summary of its moves), and the un-moves of an entry with their indices (the sweeps' inner
+// loop: once per decided entry).
 //
 //   index_bench                               all materials
 //   index_bench --benchmark_filter=KRPvKR     one material
@@ -10,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "chess/movegen.hpp"
 #include "chess/unmovegen.hpp"
 #include "index/legal_entries.hpp"
 
@@ -135,6 +137,40 @@ void predecessors(benchmark::State& state, const Material& m) {
     state.counters["unmoves_per_entry"] = double(unmoves) / double(state.iterations());
 }
 
+// A board's attacks, looked up once per entry by the first pass for both sides to move (per board).
+void attacks(benchmark::State& state, const Material& m) {
+    const auto positions = random_positions(m, SAMPLES);
+    size_t i = 0;
+    for (auto _ : state) {
+        const BoardAttacks a(positions[i]);
+        benchmark::DoNotOptimize(a);
+        i = (i + 1) & (SAMPLES - 1);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
+// The first pass's look at a board: its attacks, and the summary of the moves of each side that may
+// be to move (per board).
+void move_summaries(benchmark::State& state, const Material& m) {
+    auto positions = random_positions(m, SAMPLES);
+    size_t i = 0;
+    int moves = 0;
+    for (auto _ : state) {
+        Position& pos = positions[i];
+        const BoardAttacks a(pos);
+        for (Color side : {WHITE, BLACK}) {
+            if (a.in_check(~side)) continue;
+            pos.set_side_to_move(side);
+            MoveSummary summary;
+            if (summarize_legal_moves(pos, a, summary))
+                moves += summary.quiet_piece_moves + summary.king_moves.size + summary.exits.size;
+        }
+        i = (i + 1) & (SAMPLES - 1);
+    }
+    benchmark::DoNotOptimize(moves);
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
 const bool REGISTERED = [] {
     for (const char* name : MATERIALS) {
         const Material m = Material::parse(name);
@@ -144,6 +180,8 @@ const bool REGISTERED = [] {
         benchmark::RegisterBenchmark((std::string("CursorNext/") + name).c_str(), cursor_next, m);
         benchmark::RegisterBenchmark((std::string("LegalWalk/") + name).c_str(), legal_walk, m);
         benchmark::RegisterBenchmark((std::string("Predecessors/") + name).c_str(), predecessors, m);
+        benchmark::RegisterBenchmark((std::string("Attacks/") + name).c_str(), attacks, m);
+        benchmark::RegisterBenchmark((std::string("MoveSummaries/") + name).c_str(), move_summaries, m);
     }
     return true;
 }();
