@@ -1,6 +1,7 @@
 // A chess position without castling rights: pieces, side to move and the en passant square.
 #pragma once
 
+#include <array>
 #include <cassert>
 #include <stdexcept>
 #include <string>
@@ -17,7 +18,6 @@ class PositionError : public std::runtime_error {
 class Position {
 public:
     Position() = default;
-
     // Parses a FEN ("pieces side castling ep [halfmove fullmove]"). Throws PositionError naming the fault.
     static Position from_fen(const std::string& fen);
     std::string fen() const;
@@ -26,6 +26,10 @@ public:
         by_color_[p.color] |= square_bb(s);
         by_type_[p.type] |= square_bb(s);
     }
+    // Every man of colour c, or of type t, at once; the caller sets the colours and the types of the
+    // same men.
+    void set_pieces(Color c, Bitboard b) { by_color_[c] = b; }
+    void set_pieces(PieceType t, Bitboard b) { by_type_[t] = b; }
     void remove(Square s) {
         by_color_[WHITE] &= ~square_bb(s);
         by_color_[BLACK] &= ~square_bb(s);
@@ -71,8 +75,8 @@ public:
     friend bool operator==(const Position&, const Position&) = default;
 
 private:
-    Bitboard by_color_[2] = {};
-    Bitboard by_type_[PIECE_TYPE_COUNT] = {};
+    std::array<Bitboard, 2> by_color_{};
+    std::array<Bitboard, PIECE_TYPE_COUNT> by_type_{};
     Color side_to_move_ = WHITE;
     Square ep_square_ = NO_SQUARE;
 };

@@ -88,6 +88,10 @@ IndexScheme::IndexScheme(const Material& material)
             groups_.push_back({c, PieceType(t), men_, k, squares, BINOMIAL.c[squares][k], 0});
             men_ += k;
         }
+    for (int slot = 0; slot < men_; ++slot) {
+        slots_of_color_[slot_piece_[slot].color] |= uint8_t(1u << slot);
+        slots_of_type_[slot_piece_[slot].type] |= uint8_t(1u << slot);
+    }
     pair_radix_ = uint64_t(kings_->count);
     set_strides();
 }
@@ -348,8 +352,18 @@ bool IndexScheme::decode(uint64_t idx, Position& pos) const {
 }
 
 Position IndexScheme::to_position(const Placement& p) const {
+    // Each bitboard is written once, as one word: ORing the men into a zeroed position one by one
+    // makes each read wait for a wider store that the processor cannot forward.
+    std::array<Bitboard, MAX_MEN> on;
+    for (int s = 0; s < men_; ++s) on[size_t(s)] = square_bb(p.square[size_t(s)]);
+    const auto men = [&](unsigned slots) {
+        Bitboard b = 0;
+        for (; slots; slots &= slots - 1) b |= on[size_t(std::countr_zero(slots))];
+        return b;
+    };
     Position pos;
-    for (int s = 0; s < men_; ++s) pos.put(slot_piece_[s], p.square[s]);
+    for (Color c : {WHITE, BLACK}) pos.set_pieces(c, men(slots_of_color_[c]));
+    for (size_t t = 0; t < slots_of_type_.size(); ++t) pos.set_pieces(PieceType(t), men(slots_of_type_[t]));
     return pos;
 }
 

@@ -247,6 +247,9 @@ private:
     std::vector<Group> groups_;
     std::array<Piece, MAX_MEN> slot_piece_{};
     std::array<int8_t, MAX_MEN> slot_group_{};
+    // The slots of each colour and of each type, as bits: to_position ORs their squares together.
+    std::array<uint8_t, 2> slots_of_color_{};
+    std::array<uint8_t, PIECE_TYPE_COUNT> slots_of_type_{};
     uint64_t size_ = 0;
     bool several_ = false;  // a group of several men that a slice does not fix
     bool slice_ = false;
