@@ -1,7 +1,6 @@
 // A chess position without castling rights: pieces, side to move and the en passant square.
 #pragma once
 
-#include <array>
 #include <cassert>
 #include <stdexcept>
 #include <string>
@@ -18,6 +17,7 @@ class PositionError : public std::runtime_error {
 class Position {
 public:
     Position() = default;
+
     // Parses a FEN ("pieces side castling ep [halfmove fullmove]"). Throws PositionError naming the fault.
     static Position from_fen(const std::string& fen);
     std::string fen() const;
@@ -75,8 +75,8 @@ public:
     friend bool operator==(const Position&, const Position&) = default;
 
 private:
-    std::array<Bitboard, 2> by_color_{};
-    std::array<Bitboard, PIECE_TYPE_COUNT> by_type_{};
+    Bitboard by_color_[2] = {};
+    Bitboard by_type_[PIECE_TYPE_COUNT] = {};
     Color side_to_move_ = WHITE;
     Square ep_square_ = NO_SQUARE;
 };
