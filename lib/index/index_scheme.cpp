@@ -162,14 +162,25 @@ void IndexScheme::set_strides() {
     }
     pair_stride_ = stride;
     size_ = pair_radix_ * stride;
+    by_pair_stride_ = FastDivisor(pair_stride_);
+    for (Group& g : groups_) {
+        g.by_size = FastDivisor(g.size);
+        if (size_ - 1 > g.by_size.max_dividend())
+            throw std::length_error(material_.name() + ": an index of " + std::to_string(size_) +
+                                    " entries is too large to decode");
+    }
 }
 
 void IndexScheme::place_kings(uint64_t pair_digit, Placement& p) const {
-    const auto& kk = kings_->squares[slice_ ? pair_digit % uint64_t(kings_->count) : pair_digit];
+    assert(pair_digit < pair_radix_);
+    // A slice's digit counts the pairs of its first image, then those of its second.
+    const uint64_t pairs = uint64_t(kings_->count);
+    const int second = slice_ && pair_digit >= pairs;
+    const auto& kk = kings_->squares[pair_digit - (second ? pairs : 0)];
     p.square[0] = kk[0];
     p.square[1] = kk[1];
     if (!slice_) return;
-    const PawnConfig& image = images_[pair_digit / uint64_t(kings_->count)];
+    const PawnConfig& image = images_[size_t(second)];
     for (const Group& g : groups_) {
         if (!g.fixed) continue;
         Bitboard b = image.pawns[g.color];
@@ -325,8 +336,9 @@ bool IndexScheme::is_diagonal_twin(const Placement& p) const {
 bool IndexScheme::decode(uint64_t idx, Placement& p) const {
     uint64_t ranks[2 * PIECE_TYPE_COUNT];
     for (size_t g = groups_.size(); g-- > 0;) {
-        ranks[g] = idx % groups_[g].size;
-        idx /= groups_[g].size;
+        const uint64_t rest = groups_[g].by_size.quotient(idx);
+        ranks[g] = idx - rest * groups_[g].size;
+        idx = rest;
     }
     place_kings(idx, p);
     const Square low = std::min(p.square[0], p.square[1]), high = std::max(p.square[0], p.square[1]);

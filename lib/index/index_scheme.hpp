@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "index/fast_divisor.hpp"
 #include "index/material.hpp"
 #include "index/pawn_config.hpp"
 #include "index/symmetry.hpp"
@@ -141,7 +142,9 @@ public:
     // (its pawns elsewhere) and the pawns of this slice's image `image`: a push's index, a step.
     uint64_t with_image(uint64_t idx, int image) const {
         const uint64_t pairs = uint64_t(kings_->count);
-        return (uint64_t(image) * pairs + idx / pair_stride_ % pairs) * pair_stride_ + idx % pair_stride_;
+        const uint64_t pair_digit = by_pair_stride_.quotient(idx);
+        const uint64_t pair = pair_digit - (pair_digit >= pairs ? pairs : 0);
+        return (uint64_t(image) * pairs + pair) * pair_stride_ + (idx - pair_digit * pair_stride_);
     }
     // In a slice: the image whose pawns entry idx holds (0: slice_config(), 1: its mirror image). A
     // comparison, not a division: a king's un-move in a slice asks it.
@@ -170,6 +173,7 @@ private:
         uint64_t stride;            // product of the sizes of the groups after this one
         bool fixed = false;         // the pawns of a slice: placed with the kings (place_kings)
         uint64_t table_stride = 0;  // in a slice: the group's stride in the whole table's scheme
+        FastDivisor by_size{};      // size, as decode divides by it
     };
 
     void set_strides();
@@ -256,6 +260,7 @@ private:
     std::array<PawnConfig, 2> images_{};  // a slice's pawns, then their mirror image
     uint64_t pair_radix_ = 0;             // king pairs, times the images of a slice
     uint64_t pair_stride_ = 0;            // entries per digit of the pair: the product of the groups' sizes
+    FastDivisor by_pair_stride_;
     // In a slice: the whole table's stride of the king pair, and the part of its index that the
     // pawns of each image give.
     uint64_t table_pair_stride_ = 0;
