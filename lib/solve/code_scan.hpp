@@ -3,6 +3,7 @@
 // they are tested 64 at a time.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -12,7 +13,7 @@
 namespace retro {
 
 // Whether one of the eight bytes at p equals a or b (the classic zero-byte test on p ^ a...a and
-// p ^ b...b).
+// p ^ b...b: exact for the word, though not for which byte).
 inline bool has_byte(const state::Code* p, state::Code a, state::Code b) {
     constexpr uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t w;
@@ -21,8 +22,21 @@ inline bool has_byte(const state::Code* p, state::Code a, state::Code b) {
     return (((wa - ones) & ~wa) | ((wb - ones) & ~wb)) & highs;
 }
 
+// The bytes among the eight at p that equal a or b, as bits 0-7. A byte's high bit is set exactly
+// when it is zero (no borrow crosses bytes in this test), and the multiply gathers the eight high
+// bits into the top byte without carries (bit 8k lands alone on bit 56 + k).
+inline unsigned byte_matches(const state::Code* p, state::Code a, state::Code b) {
+    constexpr uint64_t ones = 0x0101010101010101ULL, low7 = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    const auto zero_bytes = [](uint64_t x) { return ~(((x & low7) + low7) | x | low7); };
+    const uint64_t high_bits = zero_bytes(w ^ (ones * a)) | zero_bytes(w ^ (ones * b));
+    return unsigned(((high_bits >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
 // Calls f(i), in order, for every i in [begin, end) whose code is a or b. Blocks of 64 codes are
-// tested eight bytes at a time without a branch, and only a block that holds one is walked.
+// tested eight bytes at a time without a branch; only a block that holds one is walked, by the bits
+// of its matching bytes.
 template <class F>
 void for_each_code(const EntryBytes& codes, uint64_t begin, uint64_t end, state::Code a, state::Code b,
                    F&& f) {
@@ -33,8 +47,9 @@ void for_each_code(const EntryBytes& codes, uint64_t begin, uint64_t end, state:
         bool found = false;
         for (uint64_t w = 0; w < BLOCK; w += 8) found |= has_byte(data + i + w, a, b);
         if (!found) continue;
-        for (uint64_t j = i; j < i + BLOCK; ++j)
-            if (data[j] == a || data[j] == b) f(j);
+        uint64_t matches = 0;
+        for (uint64_t w = 0; w < BLOCK; w += 8) matches |= uint64_t(byte_matches(data + i + w, a, b)) << w;
+        for (; matches; matches &= matches - 1) f(i + uint64_t(std::countr_zero(matches)));
     }
     for (; i < end; ++i)
         if (data[i] == a || data[i] == b) f(i);
