@@ -14,7 +14,6 @@ public:
     FastDivisor() = default;
     explicit FastDivisor(uint64_t d) : d_(d), m_(~uint64_t(0) / d + 1) { assert(d > 0); }
 
-    uint64_t divisor() const { return d_; }
     // The largest dividend divided exactly: n * d < 2^64. With m = ceil(2^64 / d) = (2^64 + e) / d,
     // 0 <= e < d, the high word of n * m is n / d + n * e / (d * 2^64), whose error stays below 1 / d
     // and so cannot carry the quotient past the next integer.

@@ -173,14 +173,12 @@ void IndexScheme::set_strides() {
 
 void IndexScheme::place_kings(uint64_t pair_digit, Placement& p) const {
     assert(pair_digit < pair_radix_);
-    // A slice's digit counts the pairs of its first image, then those of its second.
-    const uint64_t pairs = uint64_t(kings_->count);
-    const int second = slice_ && pair_digit >= pairs;
-    const auto& kk = kings_->squares[pair_digit - (second ? pairs : 0)];
+    const uint64_t pair = king_pair(pair_digit);
+    const auto& kk = kings_->squares[pair];
     p.square[0] = kk[0];
     p.square[1] = kk[1];
     if (!slice_) return;
-    const PawnConfig& image = images_[size_t(second)];
+    const PawnConfig& image = images_[pair == pair_digit ? 0 : 1];
     for (const Group& g : groups_) {
         if (!g.fixed) continue;
         Bitboard b = image.pawns[g.color];

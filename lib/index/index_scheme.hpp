@@ -141,10 +141,9 @@ public:
     // In a slice: the entry with the kings and pieces of entry idx of any slice of the same table
     // (its pawns elsewhere) and the pawns of this slice's image `image`: a push's index, a step.
     uint64_t with_image(uint64_t idx, int image) const {
-        const uint64_t pairs = uint64_t(kings_->count);
         const uint64_t pair_digit = by_pair_stride_.quotient(idx);
-        const uint64_t pair = pair_digit - (pair_digit >= pairs ? pairs : 0);
-        return (uint64_t(image) * pairs + pair) * pair_stride_ + (idx - pair_digit * pair_stride_);
+        return (uint64_t(image) * uint64_t(kings_->count) + king_pair(pair_digit)) * pair_stride_ +
+               (idx - pair_digit * pair_stride_);
     }
     // In a slice: the image whose pawns entry idx holds (0: slice_config(), 1: its mirror image). A
     // comparison, not a division: a king's un-move in a slice asks it.
@@ -177,6 +176,12 @@ private:
     };
 
     void set_strides();
+    // The king pair of a pair digit: a slice's digit counts the pairs of its first image, then those
+    // of its second (a comparison, not a division).
+    uint64_t king_pair(uint64_t pair_digit) const {
+        const uint64_t pairs = uint64_t(kings_->count);
+        return pair_digit >= pairs ? pair_digit - pairs : pair_digit;
+    }
     // In a slice: the group of the last index digit that is not fixed (nullptr: the kings alone).
     const Group* last_free_group() const;
     // The men the king-pair digit places: the kings and, in a slice, the pawns of its image.

@@ -35,8 +35,8 @@ inline unsigned byte_matches(const state::Code* p, state::Code a, state::Code b)
 }
 
 // Calls f(i), in order, for every i in [begin, end) whose code is a or b. Blocks of 64 codes are
-// tested eight bytes at a time without a branch; only a block that holds one is walked, by the bits
-// of its matching bytes.
+// tested eight bytes at a time without a branch, by has_byte, cheaper than byte_matches: most blocks
+// hold neither code. Only a block that holds one is walked, by the bits of its matching bytes.
 template <class F>
 void for_each_code(const EntryBytes& codes, uint64_t begin, uint64_t end, state::Code a, state::Code b,
                    F&& f) {
