@@ -85,12 +85,16 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
     const state::Code wanted = c.window.code(n), done = n % 2 ? state::DONE_WIN : state::DONE_LOSS;
     const uint64_t size = c.owned.size();
     uint64_t count = 0;
+    // Only the chunks that may hold the layer pass through the pipeline: its in-order stages pass
+    // one chunk at a time, which at many threads costs more than finding an empty chunk's nothing.
+    const std::vector<uint64_t> holding = c.pending.holding(side, wanted, first, end);
     const uint64_t swept = par::ordered_pipeline_while(
-        end - first, 4 * size_t(tbb::this_task_arena::max_concurrency()), more,
+        holding.size(), 4 * size_t(tbb::this_task_arena::max_concurrency()), more,
         [&](uint64_t k) {
             LayerChunk found;
-            const uint64_t chunk = first + k, last = std::min(size, (chunk + 1) * SWEEP_CHUNK);
-            if (!c.pending.take(side, chunk, wanted)) return found;
+            const uint64_t chunk = holding[k], last = std::min(size, (chunk + 1) * SWEEP_CHUNK);
+            [[maybe_unused]] const bool taken = c.pending.take(side, chunk, wanted);
+            assert(taken);
             for_each_code(codes, chunk * SWEEP_CHUNK, last, wanted, wanted, [&](uint64_t local) {
                 const uint64_t i = c.owned.begin + local;
                 const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
@@ -108,13 +112,12 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
             log.append(n, side, found);
             count += found.size();
         });
-    return {first + swept, count};
+    return {swept < holding.size() ? holding[swept] : end, count};
 }
 
-// The whole layer n of `side` (sweep_layer_chunks), when it may hold entries.
+// The whole layer n of `side` (sweep_layer_chunks).
 template <class Update>
 uint64_t sweep_layer(SchemeContext& c, LayerLog& log, Color side, int n, const Update& update) {
-    if (!may_hold_layer(c, side, n)) return 0;
     return sweep_layer_chunks(c, log, side, n, update, 0, layer_chunks(c), [] { return true; }).found;
 }
 

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "chess/types.hpp"
 #include "solve/entry_state.hpp"
@@ -41,6 +42,15 @@ public:
         if (!(w.load(std::memory_order_relaxed) & bit)) return false;
         w.fetch_and(~bit, std::memory_order_relaxed);
         return true;
+    }
+
+    // The chunks in [first, end) of `side` that may hold `code`, ascending; none is taken.
+    std::vector<uint64_t> holding(Color side, state::Code code, uint64_t first, uint64_t end) const {
+        assert(first <= end && end <= chunks_);
+        std::vector<uint64_t> chunks;
+        for (uint64_t k = first; k < end; ++k)
+            if (word(side, k, code).load(std::memory_order_relaxed) & bit_of(code)) chunks.push_back(k);
+        return chunks;
     }
 
     // Whether any chunk of `side` may hold `code`.

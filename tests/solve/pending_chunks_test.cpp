@@ -26,6 +26,20 @@ TEST(PendingChunks, AChunkIsReadForACodeOnlyWhenOneOfItsEntriesTookIt) {
     EXPECT_FALSE(pending.any(WHITE, FIRST));
 }
 
+TEST(PendingChunks, ASweepListsTheChunksThatMayHoldItsCodeWithoutTakingThem) {
+    PendingChunks pending(5 * SWEEP_CHUNK);
+    pending.mark(BLACK, 4 * SWEEP_CHUNK + 7, FIRST);
+    pending.mark(BLACK, 1 * SWEEP_CHUNK, FIRST);
+    pending.mark(BLACK, 2 * SWEEP_CHUNK, FIRST + 1);  // another code
+    pending.mark(WHITE, 3 * SWEEP_CHUNK, FIRST);      // the other side
+    EXPECT_EQ(pending.holding(BLACK, FIRST, 0, 5), (std::vector<uint64_t>{1, 4}));
+    EXPECT_EQ(pending.holding(BLACK, FIRST, 2, 5), (std::vector<uint64_t>{4}));  // from a later chunk
+    EXPECT_EQ(pending.holding(BLACK, FIRST, 2, 4), (std::vector<uint64_t>{}));
+    EXPECT_TRUE(pending.take(BLACK, 1, FIRST));  // listing took nothing
+    EXPECT_EQ(pending.holding(BLACK, FIRST, 0, 5), (std::vector<uint64_t>{4}));
+    EXPECT_EQ(pending.holding(WHITE, FIRST, 0, 5), (std::vector<uint64_t>{3}));
+}
+
 TEST(PendingChunks, AResumedStateMarksEveryCodeOfEveryChunk) {
     PendingChunks pending(2 * SWEEP_CHUNK);
     pending.mark_all();
