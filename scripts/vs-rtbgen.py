@@ -82,6 +82,9 @@ def syzygy_subtables(bin_dir, target, empty):
     return tables
 
 
+SYZYGY_EXTENSIONS = (".rtbw", ".rtbz")  # the WDL and DTZ files of one table
+
+
 def build_order(tables):
     """The tables once each, every one after those it reads: those of fewer men, and of as many men
     and fewer pawns (its promotions)."""
@@ -95,11 +98,18 @@ def build_syzygy_tables(src, bin_dir, targets, work, threads):
     empty = os.path.join(work, "empty")
     os.makedirs(empty, exist_ok=True)
     wanted = build_order(t for target in targets for t in syzygy_subtables(bin_dir, target, empty))
+    # rtbgen writes its files as it goes: each table is built aside and moved in once whole, so a
+    # run that was stopped leaves no file that looks complete.
+    building = os.path.join(work, "building")
     for t in wanted:
-        if os.path.exists(os.path.join(rtb, t + ".rtbz")):
+        if all(os.path.exists(os.path.join(rtb, t + ext)) for ext in SYZYGY_EXTENSIONS):
             continue
         print(f"rtbgen: building the sub-table {t}", file=sys.stderr)
-        run([generator(src, t), "-t", str(threads), t], cwd=rtb, env=env)
+        shutil.rmtree(building, ignore_errors=True)
+        os.makedirs(building)
+        run([generator(src, t), "-t", str(threads), t], cwd=building, env=env)
+        for ext in SYZYGY_EXTENSIONS:
+            os.replace(os.path.join(building, t + ext), os.path.join(rtb, t + ext))
     return rtb
 
 
