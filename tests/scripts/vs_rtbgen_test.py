@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/vs-rtbgen.py without Syzygy's sources: the sub-tables rtbgen is made to build for a pawn
 table (from tbgen's dry runs), in an order where each comes after those it reads, and bad input
-refused before anything is cloned or built.
+refused before anything is cloned or built, and a stopped rtbgen leaving no file of its table.
 
 Usage: vs_rtbgen_test.py SCRIPT BIN (exit 0 when every check holds).
 """
@@ -26,6 +26,40 @@ def refused(script, args, message):
     assert message in done.stderr, f"{args}: {done.stderr!r} lacks {message!r}"
 
 
+# Stands in for rtbgen ("-t N TABLE"): writes the table's two files, or only part of them and fails
+# when the table is $FAIL_AT, as a run stopped midway would.
+FAKE_GENERATOR = """#!/bin/sh
+if [ "$3" = "$FAIL_AT" ]; then echo partial > "$3.rtbw"; exit 1; fi
+echo wdl > "$3.rtbw"; echo dtz > "$3.rtbz"
+"""
+
+
+def check_stopped_build(vs, bin_dir):
+    with tempfile.TemporaryDirectory() as work:
+        src = os.path.join(work, "tb")
+        os.makedirs(os.path.join(src, "src"))
+        for name in ("rtbgen", "rtbgenp"):
+            path = os.path.join(src, "src", name)
+            with open(path, "w") as f:
+                f.write(FAKE_GENERATOR)
+            os.chmod(path, 0o755)
+        rtb = os.path.join(work, "rtb")
+        os.environ["FAIL_AT"] = "KQvK"
+        try:
+            vs.build_syzygy_tables(src, bin_dir, ["KQvKR"], work, 1)
+            raise AssertionError("a failed rtbgen went unnoticed")
+        except SystemExit as e:
+            assert "failed" in str(e), e
+        built = sorted(os.listdir(rtb))
+        assert "KBvK.rtbz" in built and not any(f.startswith("KQvK.") for f in built), built
+        del os.environ["FAIL_AT"]
+        vs.build_syzygy_tables(src, bin_dir, ["KQvKR"], work, 1)
+        for ext in (".rtbw", ".rtbz"):
+            assert os.path.exists(os.path.join(rtb, "KQvK" + ext)), os.listdir(rtb)
+        with open(os.path.join(rtb, "KQvK.rtbw")) as f:
+            assert f.read() == "wdl\n"
+
+
 def main():
     script, bin_dir = sys.argv[1], os.path.abspath(sys.argv[2])
     vs = load(script)
@@ -45,7 +79,8 @@ def main():
     refused(script, ["KQvKR", "--pairs", "0", "--bin", bin_dir], "--pairs must be at least 1")
     with tempfile.TemporaryDirectory() as nothing:
         refused(script, ["KQvKR", "--bin", nothing], f"no tbgen in {nothing}")
-    print("vs-rtbgen: sub-tables, their order and bad input: ok")
+    check_stopped_build(vs, bin_dir)
+    print("vs-rtbgen: sub-tables, their order, bad input and a stopped build: ok")
 
 
 if __name__ == "__main__":
