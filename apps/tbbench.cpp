@@ -22,6 +22,7 @@
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/solver.hpp"
+#include "store/atomic_file.hpp"
 #include "store/checksum.hpp"
 #include "store/table_file.hpp"
 
@@ -50,6 +51,18 @@ uint64_t table_hash(const Table& t) {
     for (Color side : {WHITE, BLACK})
         for (const Table::LongValue& l : t.long_values(side)) h = checksum64(&l, sizeof l, h);
     return h;
+}
+
+// The folder a file named on the command line is written to: checked (made when missing) before the
+// runs, so that a mistyped path fails at once rather than after minutes of runs.
+void check_output(const std::filesystem::path& file) {
+    check_writable_dir(file.has_parent_path() ? file.parent_path() : std::filesystem::path("."));
+}
+
+// Writes text as the whole of `path`: a failed write throws and leaves no part of the file.
+void write_text(const std::filesystem::path& path, const std::string& text) {
+    const Bytes bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    write_file_atomically(path, std::span<const Bytes>(&bytes, 1));
 }
 
 // Builds the sub-tables `m` needs into dir when they are missing, then loads them.
@@ -116,6 +129,8 @@ int main(int argc, char** argv) {
         if (repeat < 1 || warmup < 0)
             throw std::runtime_error("--repeat must be 1 or more, --warmup 0 or more");
         const std::filesystem::path dir = vm["dir"].as<std::string>();
+        for (const char* output : {"csv", "plot"})
+            if (vm.count(output)) check_output(vm[output].as<std::string>());
 
         const uint64_t positions = 2 * IndexScheme(m).size();
         std::cerr << "tbbench " << m.name() << ": " << positions
@@ -176,7 +191,7 @@ int main(int argc, char** argv) {
         std::filesystem::path csv;
         if (vm.count("csv")) {
             csv = vm["csv"].as<std::string>();
-            std::ofstream(csv) << csv_text;
+            write_text(csv, csv_text);
             std::cerr << "CSV written to " << csv.string() << "\n";
         }
         if (vm.count("plot")) {
@@ -188,18 +203,17 @@ int main(int argc, char** argv) {
                 if (csv.empty()) {  // gnuplot reads the data from a file
                     csv = plot;
                     csv.replace_extension(".csv");
-                    std::ofstream(csv) << csv_text;
+                    write_text(csv, csv_text);
                 }
                 std::filesystem::path script = plot;
                 script.replace_extension(".gp");
-                std::ofstream(script) << gnuplot_script(
-                    csv, plot, "tbbench " + m.name() + ": speedup and efficiency by threads", threads.back());
+                write_text(
+                    script,
+                    gnuplot_script(csv, plot, "tbbench " + m.name() + ": speedup and efficiency by threads",
+                                   threads.back()));
                 const std::string cmd = gnuplot->string() + " '" + script.string() + "'";
-                if (std::system(cmd.c_str()) != 0)
-                    std::cerr << "plot failed: " << cmd << "\n";
-                else
-                    std::cerr << "plot written to " << plot.string() << " (script " << script.string()
-                              << ")\n";
+                if (std::system(cmd.c_str()) != 0) throw std::runtime_error("the plot failed: " + cmd);
+                std::cerr << "plot written to " << plot.string() << " (script " << script.string() << ")\n";
             }
         }
         return 0;
