@@ -37,10 +37,8 @@ public:
     // Whether `chunk` of `side` may hold entries of `code`, clearing the mark: the sweep of that
     // code's layer takes it. No entry takes the code of a layer while that layer is swept.
     bool take(Color side, uint64_t chunk, state::Code code) {
-        std::atomic<uint64_t>& w = word(side, chunk, code);
-        const uint64_t bit = bit_of(code);
-        if (!(w.load(std::memory_order_relaxed) & bit)) return false;
-        w.fetch_and(~bit, std::memory_order_relaxed);
+        if (!marked(side, chunk, code)) return false;
+        word(side, chunk, code).fetch_and(~bit_of(code), std::memory_order_relaxed);
         return true;
     }
 
@@ -49,14 +47,14 @@ public:
         assert(first <= end && end <= chunks_);
         std::vector<uint64_t> chunks;
         for (uint64_t k = first; k < end; ++k)
-            if (word(side, k, code).load(std::memory_order_relaxed) & bit_of(code)) chunks.push_back(k);
+            if (marked(side, k, code)) chunks.push_back(k);
         return chunks;
     }
 
     // Whether any chunk of `side` may hold `code`.
     bool any(Color side, state::Code code) const {
         for (uint64_t k = 0; k < chunks_; ++k)
-            if (word(side, k, code).load(std::memory_order_relaxed) & bit_of(code)) return true;
+            if (marked(side, k, code)) return true;
         return false;
     }
 
@@ -73,6 +71,9 @@ private:
     static uint64_t bit_of(state::Code code) {
         assert(state::pending(code));
         return uint64_t(1) << ((code - state::PENDING) % 64);
+    }
+    bool marked(Color side, uint64_t chunk, state::Code code) const {
+        return word(side, chunk, code).load(std::memory_order_relaxed) & bit_of(code);
     }
     std::atomic<uint64_t>& word(Color side, uint64_t chunk, state::Code code) const {
         assert(chunk < chunks_);
