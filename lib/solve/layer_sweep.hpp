@@ -12,6 +12,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 
 #include "parallel/ordered_pipeline.hpp"
@@ -68,6 +69,9 @@ inline bool may_hold_layer(const SchemeContext& c, Color side, int n) {
 // The chunks of SWEEP_CHUNK entries a layer's sweep takes, of those this process holds.
 inline uint64_t layer_chunks(const SchemeContext& c) { return c.pending.chunks(); }
 
+// How many entries' predecessors a layer sweep finds ahead of those it updates.
+constexpr size_t PREFETCH_DEPTH = 3;
+
 // What sweep_layer_chunks did: the chunks [first, next) it swept and the entries of the layer in them.
 struct SweptChunks {
     uint64_t next;
@@ -95,16 +99,26 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
             const uint64_t chunk = holding[k], last = std::min(size, (chunk + 1) * SWEEP_CHUNK);
             [[maybe_unused]] const bool taken = c.pending.take(side, chunk, wanted);
             assert(taken);
+            // The predecessors' codes lie at random, and an atomic count-down waits for its own load
+            // before the next starts. So an entry's predecessors are updated only once those of the
+            // next PREFETCH_DEPTH entries are found: their codes, prefetched first, arrive meanwhile.
+            std::array<IndexList, PREFETCH_DEPTH + 1> preds;
+            size_t newest = 0;
+            const auto update_all = [&](IndexList& list) {
+                for (int j = 0; j < list.size; ++j) update(~side, list.items[j]);
+                list.size = 0;
+            };
             for_each_code(codes, chunk * SWEEP_CHUNK, last, wanted, wanted, [&](uint64_t local) {
                 const uint64_t i = c.owned.begin + local;
-                const IndexList preds = predecessors(c.scheme, c.load_entry(side, i));
-                // The predecessors' codes lie at random, and an atomic count-down waits for its own
-                // load before the next starts: their cache misses are started together first.
-                for (int j = 0; j < preds.size; ++j) c.prefetch_code(~side, preds.items[j]);
-                for (int j = 0; j < preds.size; ++j) update(~side, preds.items[j]);
+                newest = (newest + 1) % preds.size();
+                IndexList& found_now = preds[newest];
+                update_all(found_now);  // the oldest
+                predecessors(c.scheme, c.load_entry(side, i), found_now);
+                for (int j = 0; j < found_now.size; ++j) c.prefetch_code(~side, found_now.items[j]);
                 found.add(i);
                 codes[local] = done;
             });
+            for (IndexList& list : preds) update_all(list);
             return found;
         },
         [&](LayerChunk&& found) {

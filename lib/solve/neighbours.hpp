@@ -40,14 +40,14 @@ inline void add_moved(const IndexScheme& scheme, IndexList& list, const Entry& e
     list.add(idx, reoriented);
 }
 
-// The entries one move back within the scheme: each king's and piece's un-moves as one set of
-// origins, stepped to indices together. A pawn's step back leaves the slice (the slice it reaches
-// takes this one's values as exits).
-inline IndexList predecessors(const IndexScheme& scheme, const Entry& e) {
+// The entries one move back within the scheme, into `out` (emptied first): each king's and piece's
+// un-moves as one set of origins, stepped to indices together. A pawn's step back leaves the slice
+// (the slice it reaches takes this one's values as exits).
+inline void predecessors(const IndexScheme& scheme, const Entry& e, IndexList& out) {
     assert(e.pos.ep_square() == NO_SQUARE);  // an entry holds no en passant right
     const UnmoveOrigins origins(e.pos);
     const Color mover = ~e.pos.side_to_move();
-    IndexList out;
+    out.size = out.reoriented = 0;
     for (int slot = 0; slot < scheme.men(); ++slot) {
         const Piece man = scheme.piece_of_slot(slot);
         if (man.color != mover || man.type == PAWN) continue;
@@ -55,7 +55,6 @@ inline IndexList predecessors(const IndexScheme& scheme, const Entry& e) {
                               origins.of_piece(man.type, e.placement.square[slot]),
                               [&](uint64_t i, bool reoriented) { out.add(i, reoriented); });
     }
-    return out;
 }
 
 }  // namespace retro
