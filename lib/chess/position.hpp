@@ -30,6 +30,12 @@ public:
     // same men.
     void set_pieces(Color c, Bitboard b) { by_color_[c] = b; }
     void set_pieces(PieceType t, Bitboard b) { by_type_[t] = b; }
+    // Man p, on `from`, to the empty square `to`.
+    void shift(Piece p, Square from, Square to) {
+        assert((by_color_[p.color] & by_type_[p.type] & square_bb(from)) && !(occupied() & square_bb(to)));
+        by_color_[p.color] ^= square_bb(from) | square_bb(to);
+        by_type_[p.type] ^= square_bb(from) | square_bb(to);
+    }
     void remove(Square s) {
         by_color_[WHITE] &= ~square_bb(s);
         by_color_[BLACK] &= ~square_bb(s);

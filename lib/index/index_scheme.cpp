@@ -162,6 +162,12 @@ void IndexScheme::set_strides() {
     }
     pair_stride_ = stride;
     size_ = pair_radix_ * stride;
+    fastest_lone_ = -1;
+    for (size_t g = groups_.size(); g-- > 0;)
+        if (!groups_[g].fixed) {
+            if (groups_[g].count == 1) fastest_lone_ = int(g);
+            break;
+        }
     by_pair_stride_ = FastDivisor(pair_stride_);
     for (Group& g : groups_) {
         g.by_size = FastDivisor(g.size);
@@ -350,6 +356,17 @@ bool IndexScheme::decode(uint64_t idx, Placement& p) const {
         }
     }
     return !is_diagonal_twin(p);
+}
+
+int IndexScheme::step_fastest_man(uint64_t from, uint64_t to, Placement& p) const {
+    if (fastest_lone_ < 0) return -1;
+    const Group& g = groups_[size_t(fastest_lone_)];
+    assert(g.stride == 1);
+    const uint64_t run = g.by_size.quotient(from) * g.size;
+    if (to < run || to - run >= g.size) return -1;
+    const Square low = std::min(p.square[0], p.square[1]), high = std::max(p.square[0], p.square[1]);
+    p.square[g.first_slot] = expand(int(to - run), g.type, low, high);
+    return g.first_slot;
 }
 
 bool IndexScheme::decode(uint64_t idx, Position& pos) const {

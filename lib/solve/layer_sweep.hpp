@@ -104,6 +104,8 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
             // next PREFETCH_DEPTH entries are found: their codes, prefetched first, arrive meanwhile.
             std::array<IndexList, PREFETCH_DEPTH + 1> preds;
             size_t newest = 0;
+            Entry entry;  // the last entry found, from which the next is stepped
+            bool first_entry = true;
             const auto update_all = [&](IndexList& list) {
                 for (int j = 0; j < list.size; ++j) update(~side, list.items[j]);
                 list.size = 0;
@@ -113,7 +115,12 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
                 newest = (newest + 1) % preds.size();
                 IndexList& found_now = preds[newest];
                 update_all(found_now);  // the oldest
-                predecessors(c.scheme, c.load_entry(side, i), found_now);
+                if (first_entry)
+                    entry = c.load_entry(side, i);
+                else
+                    c.load_entry_after(i, entry);
+                first_entry = false;
+                predecessors(c.scheme, entry, found_now);
                 for (int j = 0; j < found_now.size; ++j) c.prefetch_code(~side, found_now.items[j]);
                 found.add(i);
                 codes[local] = done;

@@ -115,6 +115,19 @@ struct SchemeContext {
         e.pos.set_side_to_move(side);
         return e;
     }
+    // Entry i of e's side, stepped from e (an entry loaded before) when only the fastest man stands
+    // elsewhere, as in most entries of a dense layer after the one before; loaded otherwise.
+    void load_entry_after(uint64_t i, Entry& e) const {
+        const Placement was = e.placement;
+        const int slot = scheme.step_fastest_man(e.index, i, e.placement);
+        if (slot < 0) {
+            e = load_entry(e.pos.side_to_move(), i);
+            return;
+        }
+        e.index = i;
+        e.pos.shift(scheme.piece_of_slot(slot), was.square[size_t(slot)], e.placement.square[size_t(slot)]);
+        assert(e.pos == load_entry(e.pos.side_to_move(), i).pos);
+    }
 
     // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, of those this
     // process holds, in parallel blocks of whole GRAINs (so of whole words of the survey's bits). Once

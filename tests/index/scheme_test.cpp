@@ -49,3 +49,54 @@ TEST(IndexScheme, LegalCountsMatchOracle) {
         EXPECT_EQ(counts[BLACK], std::stoull(row.at("black_to_move"))) << row.at("material");
     }
 }
+
+namespace {
+
+// Entries `from` and from + 1..80: step_fastest_man places what decode reads when the two differ in
+// the last digit that varies alone, and declines (the placement untouched) otherwise. Returns the
+// steps taken.
+int compare_steps(const IndexScheme& scheme, int samples) {
+    uint64_t last_radix = 1;  // of the last digit that varies (a slice's pawns are fixed: radix 1)
+    for (uint64_t r : scheme.digit_radices())
+        if (r > 1) last_radix = r;
+    std::mt19937_64 rng(7);
+    int stepped = 0;
+    for (int k = 0; k < samples; ++k) {
+        const uint64_t from = rng() % scheme.size(), to = from + 1 + rng() % 80;
+        Placement p, expected;
+        if (to >= scheme.size() || !scheme.decode(from, p) || !scheme.decode(to, expected)) continue;
+        const Placement before = p;
+        const int slot = scheme.step_fastest_man(from, to, p);
+        if (from / last_radix == to / last_radix) {
+            EXPECT_GE(slot, 2) << from << " to " << to;
+            if (slot >= 2) {
+                EXPECT_NE(before.square[size_t(slot)], expected.square[size_t(slot)]);
+            }
+            EXPECT_EQ(p.square, expected.square) << from << " to " << to;
+            ++stepped;
+        } else {
+            EXPECT_EQ(slot, -1) << from << " to " << to;
+            EXPECT_EQ(p.square, before.square) << from << " to " << to;
+        }
+    }
+    return stepped;
+}
+
+}  // namespace
+
+TEST(IndexScheme, StepsTheFastestLoneManAsDecodeReads) {
+    EXPECT_GT(compare_steps(IndexScheme(Material::parse("KRBvKR")), 4000), 1000);
+    EXPECT_GT(compare_steps(IndexScheme(Material::parse("KRPvKR")), 4000), 1000);
+    // A slice fixes its pawns: the black rook's digit is still the fastest.
+    const PawnConfig slice{{square_bb(make_square(1, 1)), 0}};
+    EXPECT_GT(compare_steps(IndexScheme(Material::parse("KRPvKR"), slice), 4000), 1000);
+}
+
+TEST(IndexScheme, StepsNoGroupOfSeveralMen) {
+    const IndexScheme scheme(Material::parse("KRvKNN"));  // the knights' pair changes fastest
+    Placement p;
+    ASSERT_TRUE(scheme.decode(123456, p));
+    const Placement before = p;
+    EXPECT_EQ(scheme.step_fastest_man(123456, 123457, p), -1);
+    EXPECT_EQ(p.square, before.square);
+}
