@@ -116,7 +116,7 @@ struct SchemeContext {
         return e;
     }
     // Entry i of e's side, stepped from e (an entry loaded before) when only the fastest man stands
-    // elsewhere, as in most entries of a dense layer after the one before; loaded otherwise.
+    // elsewhere, as often in a dense layer; loaded otherwise.
     void load_entry_after(uint64_t i, Entry& e) const {
         const Placement was = e.placement;
         const int slot = scheme.step_fastest_man(e.index, i, e.placement);

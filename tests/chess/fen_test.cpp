@@ -128,3 +128,9 @@ TEST(Fen, BadFenRejectedWithClearMessage) {
             << "FEN: " << bad.fen << "\nmessage: " << message << "\nexpected to contain: " << bad.message;
     }
 }
+
+TEST(Position, ShiftsOneManToAnEmptySquare) {
+    Position pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 b - -");
+    pos.shift({WHITE, ROOK}, make_square(0, 0), make_square(0, 6));
+    EXPECT_EQ(pos, Position::from_fen("4k3/R7/8/8/8/8/8/4K3 b - -"));
+}
