@@ -1,6 +1,6 @@
-// Encode and decode throughput of the perfect index, the first pass's look at a board (its attacks
-// and the summary of its moves), and the un-moves of an entry with their indices (the sweeps' inner
-// loop: once per decided entry).
+// Encode and decode throughput of the perfect index, a layer's entries decoded or stepped, the first
+// pass's look at a board (its attacks and the summary of its moves), and the un-moves of an entry with
+// their indices (the sweeps' inner loop: once per decided entry).
 //
 //   index_bench                               all materials
 //   index_bench --benchmark_filter=KRPvKR     one material
@@ -76,6 +76,42 @@ void decode_random(benchmark::State& state, const Material& m) {
         benchmark::DoNotOptimize(scheme.decode(indices[i], pos));
         benchmark::DoNotOptimize(pos);
         i = (i + 1) & (SAMPLES - 1);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
+// How a walk over a layer's entries places each one: decoded, or stepped from the one before when only
+// the fastest man moved (IndexScheme::step_fastest_man), as the layer sweeps do.
+enum class Placing { Decoded, Stepped };
+
+// The entries of a layer, in index order a random 1-32 apart, placed into a position (per entry).
+void layer_walk(benchmark::State& state, const Material& m, Placing placing) {
+    const IndexScheme scheme(m);
+    std::mt19937_64 rng(2027);
+    std::vector<uint64_t> layer;
+    for (uint64_t idx = scheme.size() / 3; layer.size() < SAMPLES && idx < scheme.size();
+         idx += 1 + rng() % 32)
+        if (Placement p; scheme.decode(idx, p)) layer.push_back(idx);
+    Placement p;
+    scheme.decode(layer[0], p);
+    Position pos = scheme.to_position(p);
+    size_t i = 1;
+    for (auto _ : state) {
+        const uint64_t from = layer[i - 1], to = layer[i];
+        const Placement was = p;
+        const int slot = placing == Placing::Stepped ? scheme.step_fastest_man(from, to, p) : -1;
+        if (slot >= 0) {
+            pos.shift(scheme.piece_of_slot(slot), was.square[size_t(slot)], p.square[size_t(slot)]);
+        } else {
+            scheme.decode(to, p);
+            pos = scheme.to_position(p);
+        }
+        benchmark::DoNotOptimize(pos);
+        if (++i == layer.size()) {
+            i = 1;
+            scheme.decode(layer[0], p);
+            pos = scheme.to_position(p);
+        }
     }
     state.SetItemsProcessed(int64_t(state.iterations()));
 }
@@ -177,6 +213,10 @@ const bool REGISTERED = [] {
         benchmark::RegisterBenchmark((std::string("Encode/") + name).c_str(), encode, m);
         benchmark::RegisterBenchmark((std::string("DecodeSequential/") + name).c_str(), decode_sequential, m);
         benchmark::RegisterBenchmark((std::string("DecodeRandom/") + name).c_str(), decode_random, m);
+        benchmark::RegisterBenchmark((std::string("LayerDecoded/") + name).c_str(), layer_walk, m,
+                                     Placing::Decoded);
+        benchmark::RegisterBenchmark((std::string("LayerStepped/") + name).c_str(), layer_walk, m,
+                                     Placing::Stepped);
         benchmark::RegisterBenchmark((std::string("CursorNext/") + name).c_str(), cursor_next, m);
         benchmark::RegisterBenchmark((std::string("LegalWalk/") + name).c_str(), legal_walk, m);
         benchmark::RegisterBenchmark((std::string("Predecessors/") + name).c_str(), predecessors, m);
