@@ -81,7 +81,7 @@ void decode_random(benchmark::State& state, const Material& m) {
 }
 
 // How a walk over a layer's entries places each one: decoded, or stepped from the one before when only
-// the fastest man moved (IndexScheme::step_fastest_man), as the layer sweeps do.
+// the fastest man moved (IndexScheme::place_after), as the layer sweeps do.
 enum class Placing { Decoded, Stepped };
 
 // The entries of a layer, in index order a random 1-32 apart, placed into a position (per entry).
@@ -97,13 +97,10 @@ void layer_walk(benchmark::State& state, const Material& m, Placing placing) {
     Position pos = scheme.to_position(p);
     size_t i = 1;
     for (auto _ : state) {
-        const uint64_t from = layer[i - 1], to = layer[i];
-        const Placement was = p;
-        const int slot = placing == Placing::Stepped ? scheme.step_fastest_man(from, to, p) : -1;
-        if (slot >= 0) {
-            pos.shift(scheme.piece_of_slot(slot), was.square[size_t(slot)], p.square[size_t(slot)]);
+        if (placing == Placing::Stepped) {
+            scheme.place_after(layer[i - 1], layer[i], p, pos);
         } else {
-            scheme.decode(to, p);
+            scheme.decode(layer[i], p);
             pos = scheme.to_position(p);
         }
         benchmark::DoNotOptimize(pos);

@@ -369,6 +369,19 @@ int IndexScheme::step_fastest_man(uint64_t from, uint64_t to, Placement& p) cons
     return g.first_slot;
 }
 
+void IndexScheme::place_after(uint64_t from, uint64_t to, Placement& p, Position& pos) const {
+    const Placement was = p;
+    if (const int slot = step_fastest_man(from, to, p); slot >= 0) {
+        pos.shift(slot_piece_[size_t(slot)], was.square[size_t(slot)], p.square[size_t(slot)]);
+        return;
+    }
+    [[maybe_unused]] const bool entry = decode(to, p);
+    assert(entry);
+    const Color side = pos.side_to_move();
+    pos = to_position(p);
+    pos.set_side_to_move(side);
+}
+
 bool IndexScheme::decode(uint64_t idx, Position& pos) const {
     Placement p;
     if (!decode(idx, p)) return false;

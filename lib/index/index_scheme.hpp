@@ -158,6 +158,9 @@ public:
     // lone man's: places him for `to` and returns his slot (p may then collide, as decode's would).
     // Otherwise -1, p untouched. Cheaper than a decode when a walk takes near entries in order.
     int step_fastest_man(uint64_t from, uint64_t to, Placement& p) const;
+    // Entry `to` into p and pos (its side to move untouched), which hold entry `from`: the fastest man
+    // stepped when he alone moved, `to` decoded otherwise. For entries, not holes.
+    void place_after(uint64_t from, uint64_t to, Placement& p, Position& pos) const;
     Position to_position(const Placement& p) const;
     Placement to_placement(const Position& pos) const;
 

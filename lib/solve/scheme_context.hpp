@@ -116,16 +116,11 @@ struct SchemeContext {
         return e;
     }
     // Entry i of e's side, stepped from e (an entry loaded before) when only the fastest man stands
-    // elsewhere, as often in a dense layer; loaded otherwise.
+    // elsewhere, as often in a dense layer; loaded otherwise (IndexScheme::place_after).
     void load_entry_after(uint64_t i, Entry& e) const {
-        const Placement was = e.placement;
-        const int slot = scheme.step_fastest_man(e.index, i, e.placement);
-        if (slot < 0) {
-            e = load_entry(e.pos.side_to_move(), i);
-            return;
-        }
+        scheme.place_after(e.index, i, e.placement, e.pos);
         e.index = i;
-        e.pos.shift(scheme.piece_of_slot(slot), was.square[size_t(slot)], e.placement.square[size_t(slot)]);
+        e.diagonal = scheme.kings_on_diagonal(e.placement);
         assert(e.pos == load_entry(e.pos.side_to_move(), i).pos);
     }
 
