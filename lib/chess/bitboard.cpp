@@ -17,13 +17,14 @@ Bitboard LINE[64][64];
 
 namespace {
 
+using detail::AttackEntry;
 using detail::Magic;
 
 // Sum over all squares of 2^(relevant bits): the sizes of the fancy-magic tables.
 constexpr size_t ROOK_TABLE_SIZE = 102400;
 constexpr size_t BISHOP_TABLE_SIZE = 5248;
-Bitboard ROOK_TABLE[ROOK_TABLE_SIZE];
-Bitboard BISHOP_TABLE[BISHOP_TABLE_SIZE];
+AttackEntry ROOK_TABLE[ROOK_TABLE_SIZE];
+AttackEntry BISHOP_TABLE[BISHOP_TABLE_SIZE];
 
 constexpr int ROOK_DIRS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 constexpr int BISHOP_DIRS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -102,20 +103,60 @@ struct Prng {
     uint64_t sparse() { return next() & next() & next(); }
 };
 
-void init_magics(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* magics, Bitboard* table) {
+// The state of the search for magic multipliers, across the squares of one kind of slider.
+struct MagicSearch {
     Prng prng{0x9E3779B97F4A7C15ULL};
-    std::vector<Bitboard> occupancies, references;
-    std::vector<int> epoch(4096, 0);
+    std::vector<int> epoch = std::vector<int>(4096, 0);  // the attempt that last wrote each slot
     int attempt = 0;
-    Bitboard* next_slot = table;
+};
+
+#if RETRO_PEXT_ATTACKS
+// The attacks gathered onto the bits of the rays, at the offset PEXT gives the occupancy.
+void fill_attacks(Magic& m, const std::vector<Bitboard>& occupancies, const std::vector<Bitboard>& references,
+                  AttackEntry* slots, MagicSearch&) {
+    for (size_t i = 0; i < occupancies.size(); ++i)
+        slots[m.offset(occupancies[i])] = AttackEntry(_pext_u64(references[i], m.rays));
+}
+#else
+// The kept multiplier, or the first random one under which no two occupancies of different attacks
+// share a slot.
+void fill_attacks(Magic& m, const std::vector<Bitboard>& occupancies, const std::vector<Bitboard>& references,
+                  AttackEntry* slots, MagicSearch& search) {
+    for (bool found = false, seeded = true; !found; seeded = false) {
+        if (!seeded) {
+            do m.magic = search.prng.sparse();
+            while (popcount((m.mask * m.magic) >> 56) < 6);
+        }
+        ++search.attempt;
+        found = true;
+        for (size_t i = 0; i < occupancies.size(); ++i) {
+            const unsigned idx = m.offset(occupancies[i]);
+            if (search.epoch[idx] < search.attempt) {
+                search.epoch[idx] = search.attempt;
+                slots[idx] = references[i];
+            } else if (slots[idx] != references[i]) {
+                found = false;
+                break;
+            }
+        }
+    }
+}
+#endif
+
+void init_sliders(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* magics, AttackEntry* table) {
+    MagicSearch search;
+    std::vector<Bitboard> occupancies, references;
+    AttackEntry* next_slot = table;
     for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         const Bitboard edges =
             ((RANK_1 | RANK_8) & ~(RANK_1 << (8 * rank_of(s)))) |
             ((0x0101010101010101ULL | 0x8080808080808080ULL) & ~(0x0101010101010101ULL << file_of(s)));
         Magic& m = magics[s];
-        m.mask = slide(s, dirs, 0) & ~edges;
+        m.rays = slide(s, dirs, 0);
+        m.mask = m.rays & ~edges;
         const int bits = popcount(m.mask);
         m.shift = unsigned(64 - bits);
+        m.magic = seeds[s];
         m.attacks = next_slot;
         occupancies.clear();
         references.clear();
@@ -125,25 +166,7 @@ void init_magics(const int (&dirs)[4][2], const Bitboard (&seeds)[64], Magic* ma
             references.push_back(slide(s, dirs, subset));
             subset = (subset - m.mask) & m.mask;
         } while (subset);
-        m.magic = seeds[s];
-        for (bool found = false, seeded = true; !found; seeded = false) {
-            if (!seeded) {
-                do m.magic = prng.sparse();
-                while (popcount((m.mask * m.magic) >> 56) < 6);
-            }
-            ++attempt;
-            found = true;
-            for (size_t i = 0; i < occupancies.size(); ++i) {
-                const unsigned idx = m.offset(occupancies[i]);
-                if (epoch[idx] < attempt) {
-                    epoch[idx] = attempt;
-                    next_slot[idx] = references[i];
-                } else if (next_slot[idx] != references[i]) {
-                    found = false;
-                    break;
-                }
-            }
-        }
+        fill_attacks(m, occupancies, references, next_slot, search);
         next_slot += size_t(1) << bits;
     }
 }
@@ -157,8 +180,8 @@ void build_tables() {
         detail::PAWN_ATTACKS[WHITE][s] = steps(s, {{-1, 1}, {1, 1}});
         detail::PAWN_ATTACKS[BLACK][s] = steps(s, {{-1, -1}, {1, -1}});
     }
-    init_magics(ROOK_DIRS, ROOK_MAGIC_SEEDS, detail::ROOK_MAGICS, ROOK_TABLE);
-    init_magics(BISHOP_DIRS, BISHOP_MAGIC_SEEDS, detail::BISHOP_MAGICS, BISHOP_TABLE);
+    init_sliders(ROOK_DIRS, ROOK_MAGIC_SEEDS, detail::ROOK_MAGICS, ROOK_TABLE);
+    init_sliders(BISHOP_DIRS, BISHOP_MAGIC_SEEDS, detail::BISHOP_MAGICS, BISHOP_TABLE);
     for (Square a = SQ_A1; a <= SQ_H8; ++a)
         for (Square b = SQ_A1; b <= SQ_H8; ++b) {
             Bitboard& gap = detail::BETWEEN[a][b];
