@@ -101,6 +101,7 @@ Bitboard king_danger(const Position& pos, Color us) {
 
 // Drops the moves from list.moves[first] on that leave the mover's king attacked.
 void keep_legal(const Position& pos, MoveList& list, int first) {
+    if (list.size == first) return;  // most positions have no capture: no need to look for pins
     const Color us = pos.side_to_move();
     const Square king = pos.king(us);
     const Bitboard danger = king_danger(pos, us);
