@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 
 #include "chess/movegen.hpp"
 #include "solve/scheme_context.hpp"
@@ -70,23 +71,36 @@ struct ExitWins {
     bool settle(int plies) const { return longest_table + 1 == plies; }
 };
 
-// The tables promoted into are as large as this one and reached at random: the entries of an
-// entry's promotions are asked for together, then waited for together.
-inline void prefetch_promotions(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
-    for (const Move& m : moves)
-        if (promotes(m)) exits.prefetch(e.pos.side_to_move(), e.placement, m);
-}
+// The values of an entry's moves that leave its scheme. The tables promoted into are as large as
+// this one and reached at random: the entries of the promotions are found and asked for together,
+// then read.
+class ExitReader {
+public:
+    ExitReader(const ExitProbe& exits, const Entry& e, const MoveList& moves) : exits_(exits), e_(e) {
+        for (int k = 0; k < moves.size; ++k)
+            if (promotes(moves.moves[size_t(k)]))
+                asked_[size_t(k)] = exits.ask(e.pos.side_to_move(), e.placement, moves.moves[size_t(k)]);
+    }
+    // The value of moves[k], which leaves the scheme.
+    Dtm value(const MoveList& moves, int k) const {
+        const Move& m = moves.moves[size_t(k)];
+        if (promotes(m) && asked_[size_t(k)].table) return ExitProbe::read_asked(asked_[size_t(k)]);
+        return exits_.value_after(e_.pos, e_.placement, m, e_.index);
+    }
 
-inline Dtm exit_value(const ExitProbe& exits, const Entry& e, const Move& m) {
-    return exits.value_after(e.pos, e.placement, m, e.index);
-}
+private:
+    const ExitProbe& exits_;
+    const Entry& e_;
+    std::array<ExitProbe::Asked, MoveList{}.moves.size()> asked_;  // set for the promotions only
+};
 
 inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
-    prefetch_promotions(exits, e, moves);
+    const ExitReader reader(exits, e, moves);
     ExitWins wins;
-    for (const Move& m : moves) {
+    for (int k = 0; k < moves.size; ++k) {
+        const Move& m = moves.moves[size_t(k)];
         if (!leaves_scheme(e, m)) continue;
-        const Dtm v = exit_value(exits, e, m);
+        const Dtm v = reader.value(moves, k);
         if (!is_win(v)) return {NO_WIN, NO_WIN};
         wins.longest = std::max<int>(wins.longest, v);
         if (leaves_table(m)) wins.longest_table = std::max<int>(wins.longest_table, v);
@@ -96,10 +110,12 @@ inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const 
 
 // The exits among `moves` folded (their quickest win: best_win, or NO_WIN).
 inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
-    prefetch_promotions(exits, e, moves);
+    const ExitReader reader(exits, e, moves);
     ExitFold fold;
-    for (const Move& m : moves)
-        if (leaves_scheme(e, m)) fold.add(exit_value(exits, e, m), leaves_table(m));
+    for (int k = 0; k < moves.size; ++k) {
+        const Move& m = moves.moves[size_t(k)];
+        if (leaves_scheme(e, m)) fold.add(reader.value(moves, k), leaves_table(m));
+    }
     return fold;
 }
 

@@ -116,12 +116,13 @@ Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, 
     return route->table->value(to_move, reached);
 }
 
-void ExitProbe::prefetch(Color side, const Placement& p, const Move& m) const {
+ExitProbe::Asked ExitProbe::ask(Color side, const Placement& p, const Move& m) const {
     Square victim_square;
     const Route* route = route_of(p, side, m, victim_square);
-    if (!route || route->in_part || !route->table) return;
+    if (!route || route->in_part || !route->table) return {nullptr, WHITE, 0};
     const auto [to_move, reached] = entry_reached(*route, p, side, m, victim_square);
     route->table->prefetch(to_move, reached);
+    return {route->table, to_move, reached};
 }
 
 Dtm ExitProbe::promoted_value(Color side, const Move& m, uint64_t index) const {

@@ -35,10 +35,16 @@ public:
     // index is needed for pushes (scheme is then a slice) and promotions read in part.
     Dtm value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index = NO_INDEX) const;
     static constexpr uint64_t NO_INDEX = ~uint64_t(0);
-    // Asks for the entry that m (a capture or promotion by the side to move in placement p) reaches
-    // in a sub-table, ahead of its value_after: a promotion's table is as large as the table solved,
-    // and reached at random.
-    void prefetch(Color side, const Placement& p, const Move& m) const;
+    // The entry of a sub-table that m (a capture or promotion by `side` in placement p) reaches,
+    // asked for ahead of its value (read_asked): a promotion's table is as large as the table solved,
+    // and reached at random. No table: m's value is not an entry of one.
+    struct Asked {
+        const Table* table;
+        Color to_move;
+        uint64_t entry;
+    };
+    Asked ask(Color side, const Placement& p, const Move& m) const;
+    static Dtm read_asked(const Asked& asked) { return asked.table->value(asked.to_move, asked.entry); }
 
 private:
     static constexpr int NONE = 6;  // no capture / no promotion, in the route key

@@ -52,6 +52,11 @@ struct CountDown {
         const state::Code before = std::atomic_ref<state::Code>(code).fetch_sub(1, std::memory_order_relaxed);
         assert(before > 0 && state::undecided(before));
         if (before != 1) return;
+        lose(side, i);
+    }
+    // The last count-down's rare path, kept out of the sweep's loop, which inlines operator().
+    [[gnu::noinline]] void lose(Color side, uint64_t i) const {
+        state::Code& code = c.code(side, i);
         const Entry e = c.load_entry(side, i);
         const ExitWins wins = longest_exit_wins(c.exits, e, leaving_moves(e.pos));
         const int loss = std::max<int>(n, wins.longest) + 1;

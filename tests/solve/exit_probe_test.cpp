@@ -1,6 +1,6 @@
-// ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots,
-// against Tablebase::probe of the position after the move, for every capture, en passant capture,
-// promotion and push of random positions.
+// ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots (and
+// ask, which finds the entry to read ahead), against Tablebase::probe of the position after the move, for
+// every capture, en passant capture, promotion and push of random positions.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -35,8 +35,13 @@ Coverage compare_exits(const Material& m, const Tablebase& tables, int count) {
         for (const Move& mv : moves) {
             const bool promotion = mv.promotion != NO_PIECE_TYPE;
             if (!mv.capture && !mv.en_passant && !promotion) continue;
-            EXPECT_EQ(int(exits.value_after(pos, p, mv)), int(tables.probe(make_move(pos, mv))))
-                << pos.fen() << " " << to_uci(mv);
+            const Dtm expected = tables.probe(make_move(pos, mv));
+            EXPECT_EQ(int(exits.value_after(pos, p, mv)), int(expected)) << pos.fen() << " " << to_uci(mv);
+            // The entry asked for ahead, where the value is one, reads the same.
+            const ExitProbe::Asked asked = exits.ask(pos.side_to_move(), p, mv);
+            if (asked.table) {
+                EXPECT_EQ(int(ExitProbe::read_asked(asked)), int(expected)) << pos.fen() << " " << to_uci(mv);
+            }
             ++c.exits;
             c.en_passant += mv.en_passant;
             c.promotions += promotion;
