@@ -1,6 +1,6 @@
-// ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots (and
-// ask, which finds the entry to read ahead), against Tablebase::probe of the position after the move, for
-// every capture, en passant capture, promotion and push of random positions.
+// ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots, and
+// ExitProbe::ask, which finds the entry to read ahead, against Tablebase::probe of the position
+// after the move, for every capture, en passant capture, promotion and push of random positions.
 #include <gtest/gtest.h>
 
 #include <map>
