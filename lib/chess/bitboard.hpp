@@ -124,6 +124,15 @@ inline Bitboard bishop_attacks(Square s, Bitboard occupied) {
     assert(is_ok(s));
     return detail::BISHOP_MAGICS[s].attacks_from(occupied);
 }
+// A rook's or bishop's attacks on an empty board: no lookup by occupancy.
+inline Bitboard rook_rays(Square s) {
+    assert(is_ok(s));
+    return detail::ROOK_MAGICS[s].rays;
+}
+inline Bitboard bishop_rays(Square s) {
+    assert(is_ok(s));
+    return detail::BISHOP_MAGICS[s].rays;
+}
 // The squares strictly between a and b when they share a rank, file or diagonal; else empty.
 inline Bitboard between(Square a, Square b) {
     assert(is_ok(a) && is_ok(b));

@@ -77,8 +77,8 @@ void generate_pseudo_legal(const Position& pos, MoveList& list) {
 // Our pieces that stand alone between our king and an enemy slider.
 Bitboard pinned_pieces(const Position& pos, Color us, Square king) {
     const Color them = ~us;
-    Bitboard snipers = (rook_attacks(king, 0) & (pos.pieces(them, ROOK) | pos.pieces(them, QUEEN))) |
-                       (bishop_attacks(king, 0) & (pos.pieces(them, BISHOP) | pos.pieces(them, QUEEN)));
+    Bitboard snipers = (rook_rays(king) & (pos.pieces(them, ROOK) | pos.pieces(them, QUEEN))) |
+                       (bishop_rays(king) & (pos.pieces(them, BISHOP) | pos.pieces(them, QUEEN)));
     Bitboard pinned = 0;
     while (snipers) {
         const Bitboard blockers = between(king, pop_lsb(snipers)) & pos.occupied();

@@ -54,3 +54,10 @@ TEST(SliderAttacks, StopAtTheFirstManOnEachRay) {
         }
     }
 }
+
+TEST(SliderAttacks, RaysAreTheAttacksOnAnEmptyBoard) {
+    for (Square s = SQ_A1; s <= SQ_H8; ++s) {
+        EXPECT_EQ(rook_rays(s), walk(s, ROOK_DIRECTIONS, 0)) << int(s);
+        EXPECT_EQ(bishop_rays(s), walk(s, BISHOP_DIRECTIONS, 0)) << int(s);
+    }
+}
