@@ -196,7 +196,7 @@ void move_summaries(benchmark::State& state, const Material& m) {
             pos.set_side_to_move(side);
             MoveSummary summary;
             if (summarize_legal_moves(pos, a, summary))
-                moves += summary.quiet_piece_moves + summary.king_moves.size + summary.exits.size;
+                moves += summary.quiet_piece_moves + popcount(summary.king_targets) + summary.exits.size;
         }
         i = (i + 1) & (SAMPLES - 1);
     }

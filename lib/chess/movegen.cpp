@@ -205,7 +205,7 @@ bool summarize_legal_moves(const Position& pos, const BoardAttacks& attacks, Mov
         for (Bitboard t = targets & enemy; t;) s.exits.push(capture(from, pop_lsb(t)));
     }
     const Bitboard king_targets = attacks.of(king) & ~own & ~attacks.king_danger(pos, them);
-    for (Bitboard t = king_targets & ~enemy; t;) s.king_moves.push({king, pop_lsb(t)});
+    s.king_targets = king_targets & ~enemy;
     for (Bitboard t = king_targets & enemy; t;) s.exits.push(capture(king, pop_lsb(t)));
     const int push = pawn_push(us);
     for (Bitboard b = pos.pieces(us, PAWN); b;) {

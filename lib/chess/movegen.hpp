@@ -19,11 +19,11 @@ void generate_legal_exits(const Position& pos, MoveList& list);
 void generate_legal_captures_and_pawn_moves(const Position& pos, MoveList& list);
 
 // The legal moves in summary, for callers that only need to count most of them: the quiet moves of
-// pieces other than the king are counted; the king's quiet moves and the moves that leave a pawn
-// slice (captures, promotions and pawn pushes) are listed.
+// pieces other than the king are counted, the king's given as their targets; the moves that leave a
+// pawn slice (captures, promotions and pawn pushes) are listed.
 struct MoveSummary {
     int quiet_piece_moves = 0;  // quiet moves of pieces (queens, rooks, bishops and knights)
-    MoveList king_moves;        // the king's quiet moves
+    Bitboard king_targets = 0;  // the squares of the king's quiet moves
     MoveList exits;             // captures, promotions and pushes
 };
 

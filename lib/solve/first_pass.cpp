@@ -34,13 +34,11 @@ int distinct_successors(const IndexScheme& scheme, const Entry& e, const MoveLis
     return compared.size + others;
 }
 
-// How many of the king's quiet moves reach the entry of another of them: none unless symmetry s
-// maps every other man onto a like man; then each pair of targets that s swaps counts once.
-int king_moves_met(const Position& pos, const MoveList& king_moves, Symmetry s) {
+// How many of the king's quiet moves (to `targets`) reach the entry of another of them: none unless
+// symmetry s maps every other man onto a like man; then each pair of targets that s swaps counts once.
+int king_moves_met(const Position& pos, Bitboard targets, Symmetry s) {
     if (more_men_off_symmetry(pos, s, 1)) return 0;  // the king is off s's diagonal, so one is the king
-    Bitboard targets = 0;
-    for (const Move& m : king_moves) targets |= square_bb(m.to);
-    int swapped = 0;  // targets whose image is another target
+    int swapped = 0;                                 // targets whose image is another target
     for (Bitboard t = targets; t;) {
         const Square x = pop_lsb(t), y = apply_symmetry(s, x);
         swapped += y != x && (targets & square_bb(y));
@@ -57,21 +55,23 @@ bool moves_may_meet_through(const Position& pos, Symmetry s) { return !more_men_
 // The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed to
 // tell: a symmetry that keeps the kings' places may fold them, and the men are nearly symmetric.
 int quick_quiet_count(const IndexScheme& scheme, const Entry& e, const MoveSummary& moves) {
-    const int quiet = moves.quiet_piece_moves + moves.king_moves.size;
+    const int quiet = moves.quiet_piece_moves + popcount(moves.king_targets);
     if (scheme.has_pawns()) return quiet;  // the mirror keeps no square, so no king in place
     // Both kings on the a1-h8 diagonal: the transpose keeps them and may fold any two moves.
     if (e.diagonal) return moves_may_meet_through(e.pos, TRANSPOSE) ? -1 : quiet;
     // Otherwise a king move meets another quiet move's entry only through a symmetry that fixes the
     // other king: the transpose or anti-transpose with that king on its diagonal.
-    if (moves.king_moves.size == 0) return quiet;
-    const Square other = e.pos.king(~e.pos.side_to_move());
+    if (!moves.king_targets) return quiet;
+    const Color side = e.pos.side_to_move();
+    const Square other = e.pos.king(~side);
     const Symmetry fixing = file_of(other) == rank_of(other)       ? TRANSPOSE
                             : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
                                                                    : IDENTITY;
     if (fixing == IDENTITY || !moves_may_meet_through(e.pos, fixing)) return quiet;
-    for (const Move& m : moves.king_moves)
-        if (scheme.king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to)) return -1;
-    return quiet - king_moves_met(e.pos, moves.king_moves, fixing);
+    const int king_slot = side == WHITE ? 0 : 1;
+    for (Bitboard t = moves.king_targets; t;)
+        if (scheme.king_move_returns_to_pair(e.placement, king_slot, pop_lsb(t))) return -1;
+    return quiet - king_moves_met(e.pos, moves.king_targets, fixing);
 }
 
 // Generates the moves one by one into `exits` (emptied first); returns the number of distinct
