@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "chess/movegen.hpp"
 #include "solve/entry_exits.hpp"
 
 namespace retro {
@@ -24,8 +23,8 @@ void promotion_pass(SchemeContext& c) {
             [&](const Entry& e) {
                 state::Code& code = c.code(side, e.index);
                 if (code == c.window.code(0)) return;  // checkmated
-                MoveList moves;
-                generate_legal_moves(e.pos, moves);
+                // The exits alone: the quiet moves are in the first pass's counter.
+                const MoveList moves = leaving_moves(e.pos);
                 if (std::ranges::none_of(moves, promotes)) return;  // a blocked pawn: the first pass did
                 code = take_exits(c, e, moves, code);
             },
