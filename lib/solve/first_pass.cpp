@@ -38,7 +38,8 @@ int distinct_successors(const IndexScheme& scheme, const Entry& e, const MoveLis
 // symmetry s maps every other man onto a like man; then each pair of targets that s swaps counts once.
 int king_moves_met(const Position& pos, Bitboard targets, Symmetry s) {
     if (more_men_off_symmetry(pos, s, 1)) return 0;  // the king is off s's diagonal, so one is the king
-    int swapped = 0;                                 // targets whose image is another target
+    // The targets whose image is another target.
+    int swapped = 0;
     for (Bitboard t = targets; t;) {
         const Square x = pop_lsb(t), y = apply_symmetry(s, x);
         swapped += y != x && (targets & square_bb(y));
