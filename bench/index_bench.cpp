@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "chess/movegen.hpp"
-#include "chess/unmovegen.hpp"
 #include "index/legal_entries.hpp"
+#include "solve/neighbours.hpp"
 
 using namespace retro;
 
@@ -140,34 +140,34 @@ void legal_walk(benchmark::State& state, const Material& m) {
     state.SetItemsProcessed(int64_t(state.iterations() * SPAN));
 }
 
-// The predecessors of legal entries of either side to move, as a layer sweep finds them: the
-// entry decoded, the un-moves of the kings and pieces of the side that moved, and the index each
-// reaches (per entry).
+// The predecessors of legal entries of either side to move, as a layer sweep finds them
+// (solve/neighbours.hpp): the un-moves of the kings and pieces of the side that moved, and the
+// distinct index each reaches (per entry).
 void predecessors(benchmark::State& state, const Material& m) {
     const IndexScheme scheme(m);
     std::mt19937_64 rng(2026);
-    std::vector<std::pair<uint64_t, Position>> entries;
+    std::vector<Entry> entries;
     while (entries.size() < SAMPLES) {
-        const uint64_t idx = rng() % scheme.size();
-        Position pos;
-        pos.set_side_to_move(Color(entries.size() & 1));
-        if (scheme.decode(idx, pos) && pos.illegality().empty()) entries.emplace_back(idx, pos);
+        Entry e{rng() % scheme.size(), false, {}, {}};
+        e.pos.set_side_to_move(Color(entries.size() & 1));
+        if (!scheme.decode(e.index, e.placement) || !scheme.decode(e.index, e.pos) ||
+            !e.pos.illegality().empty())
+            continue;
+        e.diagonal = scheme.kings_on_diagonal(e.placement);
+        entries.push_back(e);
     }
     size_t i = 0;
-    uint64_t sum = 0, unmoves = 0;
+    uint64_t sum = 0, found = 0;
+    IndexList list;
     for (auto _ : state) {
-        const auto& [idx, pos] = entries[i];
-        Placement p;
-        scheme.decode(idx, p);
-        MoveList list;
-        generate_unmoves(pos, list, Unmoves::PiecesOnly);
-        for (const Move& u : list) sum += scheme.encode_moved(idx, p, p.slot_of(u.to, scheme.men()), u.from);
-        unmoves += uint64_t(list.size);
+        retro::predecessors(scheme, entries[i], list);
+        for (int j = 0; j < list.size; ++j) sum += list.items[j];
+        found += uint64_t(list.size);
         i = (i + 1) & (SAMPLES - 1);
     }
     benchmark::DoNotOptimize(sum);
     state.SetItemsProcessed(int64_t(state.iterations()));
-    state.counters["unmoves_per_entry"] = double(unmoves) / double(state.iterations());
+    state.counters["predecessors_per_entry"] = double(found) / double(state.iterations());
 }
 
 // A board's attacks, looked up once per entry by the first pass for both sides to move (per board).

@@ -282,9 +282,9 @@ uint64_t IndexScheme::encode_reoriented(uint64_t idx, const Placement& p, int sl
     return slice_ ? encode(moved, image_of_entry(idx)) : encode(moved);  // the pawns stay
 }
 
-IndexScheme::KingMoveBase IndexScheme::king_move_base(uint64_t idx, const Placement& p, int slot) const {
+IndexScheme::KingMoveBase IndexScheme::king_move_base(const Placement& p, int slot, int image) const {
     KingMoveBase base;
-    if (slice_) base.pairs_before = uint64_t(image_of_entry(idx)) * uint64_t(kings_->count);
+    base.pairs_before = uint64_t(image) * uint64_t(kings_->count);
     const Square other = p.square[1 - slot];
     for (const Group& g : groups_) {
         if (g.fixed || g.count > 1) continue;  // a slice's pawns add nothing, several are ranked again
@@ -298,6 +298,32 @@ IndexScheme::KingMoveBase IndexScheme::king_move_base(uint64_t idx, const Placem
         base.stride[size_t(base.lone++)] = g.stride;
     }
     return base;
+}
+
+void IndexScheme::reoriented_king_moves(uint64_t idx, const Placement& p, int slot, Bitboard targets,
+                                        ReorientedMoves& out) const {
+    const auto& by_symmetry = kings_->oriented_by[slot == 0 ? WHITE : BLACK][p.square[1 - slot]];
+    const int image = slice_ ? image_of_entry(idx) : 0;
+    for (Symmetry s = 1; s < SYMMETRY_COUNT && targets; ++s) {
+        Bitboard turned = targets & by_symmetry[s];
+        if (!turned) continue;
+        targets &= ~turned;
+        Placement q;
+        for (int m = 0; m < men_; ++m) q.square[m] = SYMMETRY.sq[s][p.square[m]];
+        // A pawn table's only symmetry is the mirror, which swaps a slice's images when they differ.
+        const KingMoveBase base =
+            king_move_base(q, slot, slice_ && images_[0] != images_[1] ? 1 - image : image);
+        while (turned) {
+            [[maybe_unused]] bool reoriented;
+            const Square from = pop_lsb(turned);
+            const uint64_t moved = king_moved(base, q, slot, SYMMETRY.sq[s][from]);
+            assert(moved == encode_reoriented(idx, p, slot, from, &reoriented) && reoriented);
+            out.index[size_t(out.count++)] = moved;
+        }
+    }
+    // The kings land on the diagonal, where the transpose folds: encoded again.
+    for (bool reoriented; targets;)
+        out.index[size_t(out.count++)] = encode_reoriented(idx, p, slot, pop_lsb(targets), &reoriented);
 }
 
 uint64_t IndexScheme::ranks_of_several(const Placement& p, Square low, Square high) const {

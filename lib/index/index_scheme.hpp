@@ -148,6 +148,10 @@ public:
     // In a slice: the image whose pawns entry idx holds (0: slice_config(), 1: its mirror image). A
     // comparison, not a division: a king's un-move in a slice asks it.
     int image_of_entry(uint64_t idx) const { return idx >= pair_stride_ * uint64_t(kings_->count) ? 1 : 0; }
+    // Whether entries a and b have one king-pair digit (in a slice, one image too).
+    bool same_king_pair(uint64_t a, uint64_t b) const {
+        return by_pair_stride_.quotient(a) == by_pair_stride_.quotient(b);
+    }
 
     // Places the men of entry idx in canonical orientation. Returns false for a hole: colliding
     // men or the non-canonical twin of another entry.
@@ -208,27 +212,44 @@ private:
         std::array<Square, MAX_MEN> square{};
         std::array<uint64_t, MAX_MEN> stride{};
     };
-    KingMoveBase king_move_base(uint64_t idx, const Placement& p, int slot) const;
+    // Of placement p (canonical, or its image under the symmetry a king's move needs), its pawns
+    // (in a slice) on `image`.
+    KingMoveBase king_move_base(const Placement& p, int slot, int image) const;
+    // The index of p (and its base) with the king in `slot` on `to`, a canonical pair off the diagonal.
+    uint64_t king_moved(const KingMoveBase& base, const Placement& p, int slot, Square to) const {
+        const Square other = p.square[1 - slot];
+        const Square wk = slot == 0 ? to : other, bk = slot == 0 ? other : to;
+        uint64_t moved = (uint64_t(kings_->number[wk][bk]) + base.pairs_before) * pair_stride_ + base.digits;
+        for (int k = 0; k < base.lone; ++k) moved -= base.square[k] > to ? base.stride[k] : 0;
+        if (several_) moved += ranks_of_several(p, std::min(wk, bk), std::max(wk, bk));
+        return moved;
+    }
+    // The indices of a king's moves that need a symmetry (at most a king's eight).
+    struct ReorientedMoves {
+        std::array<uint64_t, 8> index;
+        int count = 0;
+    };
+    // encode_moved of the king in `slot` to each of `targets`, none of which keeps the pair canonical
+    // as it stands: the men are turned once for all the targets that one symmetry brings back.
+    void reoriented_king_moves(uint64_t idx, const Placement& p, int slot, Bitboard targets,
+                               ReorientedMoves& out) const;
     // encode_moved of the king in `slot` to each of `targets`, the kings off the diagonal: a move
-    // that keeps the pair canonical is one king-pair digit and a few comparisons, the others are
-    // encoded again.
+    // is one king-pair digit and a few comparisons, on the board as it stands or turned.
     template <class F>
     void for_each_king_moved(uint64_t idx, const Placement& p, int slot, Bitboard targets, F&& f) const {
         assert(slot < 2 && !kings_->diagonal[p.square[0]][p.square[1]]);
-        const KingMoveBase base = king_move_base(idx, p, slot);
-        const Square other = p.square[1 - slot];
-        for (bool reoriented; targets;) {
+        const Bitboard as_is = kings_->oriented_by[slot == 0 ? WHITE : BLACK][p.square[1 - slot]][IDENTITY];
+        if (targets & ~as_is) {
+            ReorientedMoves moves;
+            reoriented_king_moves(idx, p, slot, targets & ~as_is, moves);
+            for (int k = 0; k < moves.count; ++k) f(moves.index[size_t(k)], true);
+        }
+        if (!(targets &= as_is)) return;
+        const KingMoveBase base = king_move_base(p, slot, slice_ ? image_of_entry(idx) : 0);
+        while (targets) {
+            [[maybe_unused]] bool reoriented;
             const Square to = pop_lsb(targets);
-            const Square wk = slot == 0 ? to : other, bk = slot == 0 ? other : to;
-            if (kings_->symmetry[wk][bk] != IDENTITY || kings_->diagonal[wk][bk]) {
-                const uint64_t moved = encode_reoriented(idx, p, slot, to, &reoriented);
-                f(moved, reoriented);
-                continue;
-            }
-            uint64_t moved =
-                (uint64_t(kings_->number[wk][bk]) + base.pairs_before) * pair_stride_ + base.digits;
-            for (int k = 0; k < base.lone; ++k) moved -= base.square[k] > to ? base.stride[k] : 0;
-            if (several_) moved += ranks_of_several(p, std::min(wk, bk), std::max(wk, bk));
+            const uint64_t moved = king_moved(base, p, slot, to);
             assert(moved == encode_reoriented(idx, p, slot, to, &reoriented) && !reoriented);
             f(moved, false);
         }

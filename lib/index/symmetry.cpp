@@ -43,6 +43,10 @@ KingPairs build(std::initializer_list<Symmetry> allowed, Diagonal diagonal) {
                     break;
                 }
             }
+            if (kp.diagonal[wk][bk]) continue;
+            const Symmetry s = kp.symmetry[wk][bk];
+            kp.oriented_by[WHITE][bk][s] |= square_bb(wk);
+            kp.oriented_by[BLACK][wk][s] |= square_bb(bk);
         }
     return kp;
 }

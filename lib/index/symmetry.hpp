@@ -31,6 +31,9 @@ struct KingPairs {
     // Canonical pair -> dense number, -1 for non-canonical or illegal pairs; and back.
     std::array<std::array<int16_t, 64>, 64> number{};
     std::array<std::array<Square, 2>, 1806> squares{};
+    // For the king of each colour, the other king on each square and each symmetry s: the squares on
+    // which he stands in a pair that s makes canonical off the diagonal (no transpose to fold).
+    std::array<std::array<std::array<Bitboard, SYMMETRY_COUNT>, 64>, 2> oriented_by{};
 };
 
 Square apply_symmetry(Symmetry s, Square sq);

@@ -2,6 +2,7 @@
 // (counted by the first pass) and its predecessors, one un-move back (visited by the layer sweeps).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstdint>
@@ -17,7 +18,7 @@ namespace retro {
 struct IndexList {
     std::array<uint64_t, 256> items;
     int size = 0;
-    int reoriented = 0;  // items[0, reoriented) came from re-oriented moves
+    int reoriented = 0;  // items[0, reoriented) came from re-oriented moves that later ones may meet
     void add(uint64_t x, bool was_reoriented) {
         if (was_reoriented) {
             for (int i = 0; i < size; ++i)
@@ -54,6 +55,12 @@ inline void predecessors(const IndexScheme& scheme, const Entry& e, IndexList& o
         scheme.for_each_moved(e.index, e.placement, slot,
                               origins.of_piece(man.type, e.placement.square[slot]),
                               [&](uint64_t i, bool reoriented) { out.add(i, reoriented); });
+        // The pieces' moves keep the king pair: they may meet a king's re-oriented move only if it
+        // returned to that pair.
+        if (slot < 2 && !e.diagonal &&
+            std::none_of(out.items.begin(), out.items.begin() + out.reoriented,
+                         [&](uint64_t i) { return scheme.same_king_pair(i, e.index); }))
+            out.reoriented = 0;
     }
 }
 
