@@ -113,8 +113,17 @@ public:
         }
         const Square low = std::min(wk, bk), high = std::max(wk, bk);
         const uint64_t base = idx - uint64_t(digit_square(p.square[slot], g.type, low, high)) * g.stride;
-        while (targets)
-            f(base + uint64_t(digit_square(pop_lsb(targets), g.type, low, high)) * g.stride, false);
+        if (g.type == PAWN) {
+            while (targets)
+                f(base + uint64_t(digit_square(pop_lsb(targets), PAWN, low, high)) * g.stride, false);
+            return;
+        }
+        // digit_square as a count of the kings below: no comparison that waits on the last target's.
+        const Bitboard kings = square_bb(wk) | square_bb(bk);
+        while (targets) {
+            const Square to = pop_lsb(targets);
+            f(base + uint64_t(to - popcount(kings & (square_bb(to) - 1))) * g.stride, false);
+        }
     }
 
     // True when both kings stand on the a1-h8 diagonal of a pawnless placement, where a move of any

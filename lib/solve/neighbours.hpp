@@ -52,8 +52,15 @@ inline void predecessors(const IndexScheme& scheme, const Entry& e, IndexList& o
     for (int slot = 0; slot < scheme.men(); ++slot) {
         const Piece man = scheme.piece_of_slot(slot);
         if (man.color != mover || man.type == PAWN) continue;
-        scheme.for_each_moved(e.index, e.placement, slot,
-                              origins.of_piece(man.type, e.placement.square[slot]),
+        const Bitboard from = origins.of_piece(man.type, e.placement.square[slot]);
+        if (slot >= 2 && !e.diagonal && out.reoriented == 0) {
+            // Nothing to compare against: appended through a local end, which stays in a register.
+            uint64_t* end = out.items.data() + out.size;
+            scheme.for_each_moved(e.index, e.placement, slot, from, [&](uint64_t i, bool) { *end++ = i; });
+            out.size = int(end - out.items.data());
+            continue;
+        }
+        scheme.for_each_moved(e.index, e.placement, slot, from,
                               [&](uint64_t i, bool reoriented) { out.add(i, reoriented); });
         // The pieces' moves keep the king pair: they may meet a king's re-oriented move only if it
         // returned to that pair.
