@@ -23,6 +23,22 @@
 
 namespace retro {
 
+// The state codes of both sides of the entries this process holds, their addresses kept as values:
+// an update's code is then found without the chain of loads (the context, its vectors of codes, the
+// first entry held) that the compiler repeats after each atomic.
+struct CodesInHand {
+    explicit CodesInHand(SchemeContext& c)
+        : first{c.state.codes[WHITE].data(), c.state.codes[BLACK].data()},
+          begin(c.owned.begin),
+          end(c.owned.end) {}
+    state::Code& operator()(Color side, uint64_t i) const {
+        assert(begin <= i && i < end);
+        return first[side][i - begin];
+    }
+    std::array<state::Code*, 2> first;
+    uint64_t begin, end;
+};
+
 // Entry i of `side` is a predecessor of a position lost in n plies: it wins in n + 1 if that is
 // quicker. Concurrent offers within a ply all carry the same win, so a plain store is enough. The
 // win counts toward the longest mate only once taken: at the table's longest loss, every predecessor
@@ -31,8 +47,9 @@ namespace retro {
 struct OfferWin {
     SchemeContext& c;
     int n;
+    CodesInHand codes{c};
     void operator()(Color side, uint64_t i) const {
-        state::Code& code = c.code(side, i);
+        state::Code& code = codes(side, i);
         const state::Code was = load_relaxed(code);
         if (!c.quicker(was, n + 1, n)) return;
         store_relaxed(code, c.decided(side, i, n + 1, n));         // within the window: the win is n + 1
@@ -46,8 +63,9 @@ struct OfferWin {
 struct CountDown {
     SchemeContext& c;
     int n;
+    CodesInHand codes{c};
     void operator()(Color side, uint64_t i) const {
-        state::Code& code = c.code(side, i);
+        state::Code& code = codes(side, i);
         if (!state::undecided(load_relaxed(code))) return;
         const state::Code before = std::atomic_ref<state::Code>(code).fetch_sub(1, std::memory_order_relaxed);
         assert(before > 0 && state::undecided(before));
@@ -111,8 +129,10 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
             size_t newest = 0;
             Entry entry;  // the last entry found, from which the next is stepped
             bool first_entry = true;
-            const auto update_all = [&](IndexList& list) {
-                for (int j = 0; j < list.size; ++j) update(~side, list.items[j]);
+            // A copy of the update and of the side it updates, local to the chunk: after each atomic
+            // the compiler reads them again, one load each from here.
+            const auto update_all = [apply = update, other = ~side](IndexList& list) {
+                for (int j = 0, size = list.size; j < size; ++j) apply(other, list.items[j]);
                 list.size = 0;
             };
             for_each_code(codes, chunk * SWEEP_CHUNK, last, wanted, wanted, [&](uint64_t local) {
