@@ -113,16 +113,12 @@ public:
         }
         const Square low = std::min(wk, bk), high = std::max(wk, bk);
         const uint64_t base = idx - uint64_t(digit_square(p.square[slot], g.type, low, high)) * g.stride;
-        if (g.type == PAWN) {
-            while (targets)
-                f(base + uint64_t(digit_square(pop_lsb(targets), PAWN, low, high)) * g.stride, false);
-            return;
-        }
-        // digit_square as a count of the kings below: no comparison that waits on the last target's.
-        const Bitboard kings = square_bb(wk) | square_bb(bk);
+        // digit_square as the square less a count of the squares it skips below it (the kings for a
+        // piece, the first rank for a pawn): no comparison that waits on the last target's index.
+        const Bitboard skipped = g.type == PAWN ? RANK_1 : square_bb(wk) | square_bb(bk);
         while (targets) {
             const Square to = pop_lsb(targets);
-            f(base + uint64_t(to - popcount(kings & (square_bb(to) - 1))) * g.stride, false);
+            f(base + uint64_t(to - popcount(skipped & (square_bb(to) - 1))) * g.stride, false);
         }
     }
 
