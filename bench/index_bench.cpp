@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chess/movegen.hpp"
+#include "index/board_walk.hpp"
 #include "index/legal_entries.hpp"
 #include "solve/neighbours.hpp"
 
@@ -182,6 +183,31 @@ void attacks(benchmark::State& state, const Material& m) {
     state.SetItemsProcessed(int64_t(state.iterations()));
 }
 
+// The boards the first pass walks, consecutive entries in index order with their attacks: each
+// placed whole, or the run's board less its fastest man kept (BoardWalk), per valid entry.
+void first_pass_boards(benchmark::State& state, const Material& m, Placing placing) {
+    const IndexScheme scheme(m);
+    std::optional<IndexCursor> cursor(std::in_place, scheme, scheme.size() / 3);
+    BoardWalk walk(scheme);
+    Bitboard checkers = 0;
+    for (auto _ : state) {
+        do {
+            cursor->next();
+            if (cursor->index() == scheme.size()) cursor.emplace(scheme, 0);
+        } while (!cursor->valid());
+        if (placing == Placing::Stepped) {
+            walk.place(cursor->placement());
+            checkers |= walk.attacks().checkers(WHITE);
+        } else {
+            const Position pos = scheme.to_position(cursor->placement());
+            const BoardAttacks a(pos);
+            checkers |= a.checkers(WHITE);
+        }
+    }
+    benchmark::DoNotOptimize(checkers);
+    state.SetItemsProcessed(int64_t(state.iterations()));
+}
+
 // The first pass's look at a board: its attacks, and the summary of the moves of each side that may
 // be to move (per board).
 void move_summaries(benchmark::State& state, const Material& m) {
@@ -218,6 +244,10 @@ const bool REGISTERED = [] {
         benchmark::RegisterBenchmark((std::string("LegalWalk/") + name).c_str(), legal_walk, m);
         benchmark::RegisterBenchmark((std::string("Predecessors/") + name).c_str(), predecessors, m);
         benchmark::RegisterBenchmark((std::string("Attacks/") + name).c_str(), attacks, m);
+        benchmark::RegisterBenchmark((std::string("FirstPassBoardsWhole/") + name).c_str(), first_pass_boards,
+                                     m, Placing::Decoded);
+        benchmark::RegisterBenchmark((std::string("FirstPassBoardsStepped/") + name).c_str(),
+                                     first_pass_boards, m, Placing::Stepped);
         benchmark::RegisterBenchmark((std::string("MoveSummaries/") + name).c_str(), move_summaries, m);
     }
     return true;

@@ -173,6 +173,48 @@ BoardAttacks::BoardAttacks(const Position& pos) : occupied_(pos.occupied()) {
     }
 }
 
+BoardAttacks::BoardAttacks(const Position& pos, const BoardAttacks& without, Piece added, Square square)
+    : occupied_(pos.occupied()) {
+    assert(occupied_ == (without.occupied_ | square_bb(square)) && !(without.occupied_ & square_bb(square)));
+    Bitboard reaching = 0;  // the men whose attacks reach the square
+    for (Bitboard b = without.occupied_; b;) {
+        const Square s = pop_lsb(b);
+        attacks_[s] = without.attacks_[s];
+        reaching |= without.attacks_[s] & square_bb(square) ? square_bb(s) : 0;
+    }
+    // The sliders among them stop at the added man now.
+    const Bitboard cut = reaching & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN));
+    for (Bitboard b = cut; b;) {
+        const Square s = pop_lsb(b);
+        attacks_[s] = piece_attacks(pos.type_on(s), s, occupied_);
+    }
+    const Bitboard own =
+        added.type == PAWN ? pawn_attacks(added.color, square) : piece_attacks(added.type, square, occupied_);
+    attacks_[square] = own;
+    if (cut) {
+        gather(pos);
+        return;
+    }
+    attacked_ = without.attacked_;
+    checkers_ = without.checkers_;
+    attacked_[added.color] |= own;
+    checkers_[~added.color] |= own & pos.pieces(~added.color, KING) ? square_bb(square) : 0;
+}
+
+void BoardAttacks::gather(const Position& pos) {
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard their_king = pos.pieces(~c, KING);
+        Bitboard attacked = 0, checkers = 0;
+        for (Bitboard b = pos.pieces(c); b;) {
+            const Square s = pop_lsb(b);
+            attacked |= attacks_[s];
+            checkers |= attacks_[s] & their_king ? square_bb(s) : 0;
+        }
+        attacked_[c] = attacked;
+        checkers_[~c] = checkers;
+    }
+}
+
 Bitboard BoardAttacks::king_danger(const Position& pos, Color c) const {
     // A slider's attacks change with the king lifted only when they reach the king.
     const Bitboard sliders = checkers_[~c], lifted = occupied_ ^ pos.pieces(~c, KING);

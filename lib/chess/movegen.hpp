@@ -32,6 +32,9 @@ struct MoveSummary {
 class BoardAttacks {
 public:
     explicit BoardAttacks(const Position& pos);
+    // The attacks of pos, which is the board of `without` with one more man, `added` on `square`:
+    // only the sliders whose lines reach that square are looked up again.
+    BoardAttacks(const Position& pos, const BoardAttacks& without, Piece added, Square square);
     // Whether the king of c is attacked: the board is an entry with ~c to move only when it is not.
     bool in_check(Color c) const { return checkers_[c] != 0; }
     // The men of ~c that attack the king of c.
@@ -45,6 +48,9 @@ public:
     Bitboard king_danger(const Position& pos, Color c) const;
 
 private:
+    // Each side's attacked squares and checkers, from the attacks of the men.
+    void gather(const Position& pos);
+
     Bitboard occupied_;
     std::array<Bitboard, 2> attacked_{}, checkers_{};
     std::array<Bitboard, 64> attacks_;  // by square, set for the occupied squares only

@@ -167,6 +167,8 @@ public:
     // lone man's: places him for `to` and returns his slot (p may then collide, as decode's would).
     // Otherwise -1, p untouched. Cheaper than a decode when a walk takes near entries in order.
     int step_fastest_man(uint64_t from, uint64_t to, Placement& p) const;
+    // The slot of the lone man whose digit changes fastest, or -1 when that digit ranks several.
+    int fastest_slot() const { return fastest_lone_ < 0 ? -1 : groups_[size_t(fastest_lone_)].first_slot; }
     // Entry `to` into p and pos (its side to move untouched), which hold entry `from`: the fastest man
     // stepped when he alone moved, `to` decoded otherwise. For entries, not holes.
     void place_after(uint64_t from, uint64_t to, Placement& p, Position& pos) const;

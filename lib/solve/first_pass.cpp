@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "chess/movegen.hpp"
+#include "index/board_walk.hpp"
 #include "index/symmetry.hpp"
 #include "solve/entry_exits.hpp"
 #include "solve/neighbours.hpp"
@@ -113,11 +114,13 @@ void first_pass(SchemeContext& c) {
                                  2 * c.owned.size());
     // Both sides to move in one walk: each entry is placed, and its men's attacks looked up, once.
     c.for_each_block([&](uint64_t first, uint64_t last) {
+        BoardWalk walk(scheme);
         for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
             if (!cursor.valid()) continue;
             const Placement& p = cursor.placement();
-            Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, scheme.to_position(p)};
-            const BoardAttacks attacks(e.pos);
+            walk.place(p);
+            Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, walk.board()};
+            const BoardAttacks& attacks = walk.attacks();
             for (Color side : {WHITE, BLACK}) {
                 if (attacks.in_check(~side)) continue;  // not an entry of `side` to move
                 e.pos.set_side_to_move(side);

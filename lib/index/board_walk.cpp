@@ -1,0 +1,39 @@
+#include "index/board_walk.hpp"
+
+#include <cassert>
+
+namespace retro {
+
+BoardWalk::BoardWalk(const IndexScheme& scheme)
+    : scheme_(scheme),
+      stepping_(scheme.fastest_slot()),
+      stepper_(stepping_ >= 0 ? scheme.piece_of_slot(stepping_) : Piece{}) {}
+
+bool BoardWalk::in_run(const Placement& p) const {
+    if (!have_run_) return false;
+    for (int s = 0; s < scheme_.men(); ++s)
+        if (s != stepping_ && p.square[size_t(s)] != run_.square[size_t(s)]) return false;
+    return true;
+}
+
+void BoardWalk::place(const Placement& p) {
+    if (stepping_ < 0) {
+        board_ = scheme_.to_position(p);
+        attacks_.emplace(board_);
+        return;
+    }
+    const Square square = p.square[size_t(stepping_)];
+    if (!in_run(p)) {
+        have_run_ = true;
+        run_ = p;
+        rest_ = scheme_.to_position(p);
+        rest_.remove(square);
+        rest_attacks_.emplace(rest_);
+    }
+    board_ = rest_;
+    board_.put(stepper_, square);
+    assert(board_ == scheme_.to_position(p));
+    attacks_.emplace(board_, *rest_attacks_, stepper_, square);
+}
+
+}  // namespace retro
