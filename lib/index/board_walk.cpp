@@ -10,7 +10,7 @@ BoardWalk::BoardWalk(const IndexScheme& scheme)
       stepper_(stepping_ >= 0 ? scheme.piece_of_slot(stepping_) : Piece{}) {}
 
 bool BoardWalk::in_run(const Placement& p) const {
-    if (!have_run_) return false;
+    if (!rest_attacks_) return false;
     for (int s = 0; s < scheme_.men(); ++s)
         if (s != stepping_ && p.square[size_t(s)] != run_.square[size_t(s)]) return false;
     return true;
@@ -24,7 +24,6 @@ void BoardWalk::place(const Placement& p) {
     }
     const Square square = p.square[size_t(stepping_)];
     if (!in_run(p)) {
-        have_run_ = true;
         run_ = p;
         rest_ = scheme_.to_position(p);
         rest_.remove(square);

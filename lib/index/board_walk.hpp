@@ -31,10 +31,9 @@ private:
     const IndexScheme& scheme_;
     const int stepping_;  // the fastest lone man's slot, or -1 when the fastest digit ranks several
     const Piece stepper_;
-    bool have_run_ = false;
     Placement run_;  // a placement of the run whose board less the stepping man is kept
     Position rest_;
-    std::optional<BoardAttacks> rest_attacks_;
+    std::optional<BoardAttacks> rest_attacks_;  // none before the first run
     Position board_;
     std::optional<BoardAttacks> attacks_;
 };
