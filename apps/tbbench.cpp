@@ -16,6 +16,7 @@
 #include "index/index_scheme.hpp"
 #include "jobs/bench.hpp"
 #include "jobs/estimates.hpp"
+#include "jobs/heap.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/progress.hpp"
 #include "jobs/runner.hpp"
@@ -94,6 +95,7 @@ void prepare_subtables(const Material& m, const std::filesystem::path& dir, Tabl
 }  // namespace
 
 int main(int argc, char** argv) {
+    set_job_heap_thresholds();  // the solves run as a job's do
     const int cores = int(tbb::info::default_concurrency());
     po::options_description visible(
         "tbbench: thread scaling of the solver. Solves one table at each thread count, --repeat times,\n"

@@ -264,7 +264,7 @@ int generate(const GenerateArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return_freed_memory_promptly();
+    set_job_heap_thresholds();
     std::unique_ptr<Ranks> ranks;
 #ifdef RETRO_MPI
     ranks = launched_ranks(argc, argv);  // before any thread starts

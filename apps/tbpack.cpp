@@ -62,7 +62,7 @@ int pack(const fs::path& from, const fs::path& to, std::vector<std::string> name
 }  // namespace
 
 int main(int argc, char** argv) {
-    return_freed_memory_promptly();
+    set_job_heap_thresholds();
     po::options_description visible(
         "tbpack: rewrites table files in another form without solving again.\n"
         "Usage: tbpack [options] FROM_DIR TO_DIR [MATERIAL...]\n\n"

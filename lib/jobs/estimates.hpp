@@ -54,7 +54,8 @@ struct MemoryPlan {
     uint64_t completing = 0;
     // The threads' compressors and decompressors (codec_bytes in store/estimates.hpp): zstd's live
     // from the first block a thread writes or reads to the end of the job (2 threads at level 15:
-    // 8.7 MiB, 64 threads: 278 MiB; 5.9 and 189 MiB for self-contained files).
+    // 8.7 MiB, 64 threads: 278 MiB; 5.9 and 189 MiB for self-contained files); and the free heap
+    // the threads keep for their blocks' buffers (kept_heap_bytes in jobs/heap.hpp).
     uint64_t codecs = 0;
     // The ranks that solve the table together (under mpirun): the figures above are then a rank's,
     // the most any rank holds of the state (its king pairs, or its slices of a wave), and `writing`

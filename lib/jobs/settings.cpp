@@ -1,6 +1,7 @@
 #include "jobs/settings.hpp"
 
 #include "jobs/estimates.hpp"
+#include "jobs/heap.hpp"
 #include "jobs/threads.hpp"
 
 namespace retro {
@@ -10,7 +11,7 @@ JobResources job_resources(const JobSettings& settings) {
     r.memory_limit = settings.memory_limit ? *settings.memory_limit : available_memory_bytes().value_or(0);
     r.cache = settings.cache ? *settings.cache : r.memory_limit ? r.memory_limit / 2 : UINT64_MAX;
     r.threads = thread_count(settings.threads);
-    r.codecs = codec_bytes(settings.write, r.threads);
+    r.codecs = codec_bytes(settings.write, r.threads) + kept_heap_bytes(r.threads);
     return r;
 }
 

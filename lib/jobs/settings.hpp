@@ -41,7 +41,8 @@ struct JobResources {
     uint64_t memory_limit = 0;    // 0: none
     uint64_t cache = UINT64_MAX;  // UINT64_MAX: none
     int threads = 1;
-    // The threads' compressors and decompressors for the job's codec (MemoryPlan::codecs).
+    // The threads' compressors and decompressors for the job's codec, and the heap they keep for their
+    // blocks' buffers (MemoryPlan::codecs).
     uint64_t codecs = 0;
 };
 

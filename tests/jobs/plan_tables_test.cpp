@@ -54,7 +54,7 @@ TEST(JobsPlanTables, APawnTableGoesLeanYetItsClosureNeedsMore) {
                                     [](const std::string& line) { return line.starts_with("KPPPPPvK "); });
     ASSERT_NE(pawns, lines.end());
     EXPECT_TRUE(contains(*pawns,
-                         " entries a side   peak 7.54 GiB, lean (promotions in part)  file 2.30 GiB  "
+                         " entries a side   peak 7.55 GiB, lean (promotions in part)  file 2.30 GiB  "
                          "closure: 251 tables to build, peak 501 GiB"))
         << *pawns;
     EXPECT_TRUE(pawns->ends_with("  needs more")) << *pawns;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "jobs/estimates.hpp"
+#include "jobs/heap.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/plan_report.hpp"
 #include "jobs/threads.hpp"
@@ -45,10 +46,11 @@ TEST(JobsSettings, ThreadsAndCodecsFollowTheThreadsAsked) {
     EXPECT_TRUE(defaults.write.settle_exits);
     EXPECT_EQ(defaults.disk_check, DiskCheck::Refuse);
     EXPECT_EQ(job_resources(defaults).threads, thread_count(0));
-    EXPECT_EQ(job_resources(defaults).codecs, codec_bytes(defaults.write, thread_count(0)));
+    EXPECT_EQ(job_resources(defaults).codecs,
+              codec_bytes(defaults.write, thread_count(0)) + kept_heap_bytes(thread_count(0)));
     const JobResources three = job_resources({.memory_limit = {}, .cache = {}, .threads = 3});
     EXPECT_EQ(three.threads, 3);
-    EXPECT_EQ(three.codecs, codec_bytes(defaults.write, 3));
+    EXPECT_EQ(three.codecs, codec_bytes(defaults.write, 3) + 4 * KEPT_HEAP_BYTES);
 }
 
 // make_plan applies the settings once: each table's memory plan and ways are those of its settings.
