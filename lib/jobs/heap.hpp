@@ -15,8 +15,8 @@ constexpr uint64_t KEPT_HEAP_BYTES = uint64_t(2) << 20;
 // threshold fixed). Fixing it at 1 MiB keeps the resident set at what the job holds, which its memory
 // estimate counts. Fixing it also fixes the trim threshold, the free top of a heap handed back to
 // the system, at 128 KiB, less than the buffers a table's writer frees after each block (about 1
-// MiB), which were then faulted in again block after block: KEPT_HEAP_BYTES keeps them. Call once,
-// before the first large allocation.
+// MiB), which were then faulted in again block after block: KEPT_HEAP_BYTES keeps them. Set as each
+// job starts (run_job), and first thing by the programs that read or write whole tables.
 void set_job_heap_thresholds();
 
 // The free heap a job's threads keep at most, an arena each and one for the main thread.

@@ -515,6 +515,7 @@ void wait_a_moment(const std::atomic<bool>* stop) {
 }  // namespace
 
 JobResult run_job(const JobPlan& plan, const JobOptions& options) {
+    set_job_heap_thresholds();  // whichever program runs the job: tbgen, or the Python module
     const auto job_start = ActiveClock::now();
     JobRun run(plan, options);
     JobResult& result = run.result();
