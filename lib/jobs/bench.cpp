@@ -14,11 +14,11 @@ namespace retro {
 namespace {
 
 // Each pass's CSV column, in Control::Phase's order.
-constexpr std::array<const char*, Control::PHASES> PHASE_COLUMNS{
-    "first_pass_s", "promotions_s", "sweeps_s", "final_values_s", "waves_s", "assembly_s"};
+constexpr std::array<const char*, Control::PHASES> PHASE_COLUMNS{"first_pass_s", "sweeps_s", "final_values_s",
+                                                                 "waves_s", "assembly_s"};
 
-// The passes that took a millisecond or more in some row (a pawnless table's promotion pass is
-// empty), in order.
+// The passes that took a millisecond or more in some row (a pawnless table has no waves and no
+// assembly), in order.
 std::vector<int> phases_taken(const std::vector<BenchRow>& rows) {
     std::vector<int> out;
     for (int p = 0; p < Control::PHASES; ++p)

@@ -49,7 +49,7 @@ std::string format_bench_table(const std::vector<BenchRow>& rows);
 // against the first count's. Only the passes that took a millisecond or more in some row.
 std::string format_phase_table(const std::vector<BenchRow>& rows);
 // threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s, then each pass's
-// median seconds: first_pass_s,promotions_s,sweeps_s,final_values_s,waves_s,assembly_s
+// median seconds: first_pass_s,sweeps_s,final_values_s,waves_s,assembly_s
 std::string bench_csv(const std::vector<BenchRow>& rows);
 
 // A gnuplot script plotting speedup (with the ideal line) and efficiency against threads from the

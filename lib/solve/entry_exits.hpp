@@ -123,7 +123,7 @@ inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveLis
 
 // Entry e's code `code` after its exits among `moves` (a win bound, a draw kept, or a loss at once
 // when every move is a losing exit), in the first passes (ply 0); surveys whether a capture or
-// promotion settles it. Called by the first pass and the promotion pass.
+// promotion settles it. Called by the first pass.
 inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& moves, state::Code code) {
     const Color side = e.pos.side_to_move();
     const ExitFold fold = fold_exits(c.exits, e, moves);

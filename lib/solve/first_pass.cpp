@@ -92,7 +92,7 @@ int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveList& exit
 }
 
 // Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors, or what its
-// exits make of it.
+// exits (captures, promotions, pushes) make of it.
 Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
     const Color side = e.pos.side_to_move();
     MoveSummary moves;
@@ -100,7 +100,6 @@ Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
     if (quiet + moves.exits.size == 0)
         return attacks.in_check(side) ? c.decided(side, e.index, 0, 0) : NEVER_LOST;  // mate or stalemate
     const Code counter = quiet_counter(e.pos, quiet);
-    if (std::ranges::any_of(moves.exits, promotes)) return counter;  // the promotion pass folds all its exits
     return take_exits(c, e, moves.exits, counter);
 }
 

@@ -1,7 +1,7 @@
-// The first pass over a scheme, before any layer is swept: mates and stalemates; captures into
-// sub-tables and pushes into earlier slices (a move into a lost position is a win bound, into a
-// drawn one makes the position never lost); for every other entry, the counter of distinct quiet
-// successors that the sweeps count down. Entries that can promote wait for the promotion pass.
+// The first pass over a scheme, before any layer is swept: mates and stalemates; captures and
+// promotions into sub-tables and pushes into earlier slices (a move into a lost position is a win
+// bound, into a drawn one makes the position never lost); for every other entry, the counter of
+// distinct quiet successors that the sweeps count down.
 #pragma once
 
 #include "chess/movegen.hpp"

@@ -1,7 +1,7 @@
 // What the passes over one index scheme share (solve/scheme_solver.cpp runs them in order): the
 // scheme, its exits and options, the state codes and the window they are taken in, the pending
 // flags, the largest distance found and the survey. Each pass is a unit of its own (first_pass,
-// promotion_pass, far_codes, layer_sweep, final_values) that works on this context; its helpers
+// far_codes, layer_sweep, final_values) that works on this context; its helpers
 // are inline, since the passes call them for every entry and every predecessor.
 #pragma once
 

@@ -8,7 +8,6 @@
 #include "solve/final_values.hpp"
 #include "solve/first_pass.hpp"
 #include "solve/layer_sweep.hpp"
-#include "solve/promotion_pass.hpp"
 #include "solve/ranked_sweep.hpp"
 #include "solve/scheme_context.hpp"
 
@@ -32,12 +31,7 @@ public:
                 first_pass(c_);
                 abandon_if_stopped("its first pass");
             });
-            report("captures, pushes, mates and stalemates");
-            control.time(Control::Phase::Promotions, [&] {
-                promotion_pass(c_);
-                abandon_if_stopped("its promotion pass");
-            });
-            report("promotions");
+            report("captures, promotions, pushes, mates and stalemates");
             if (ranks_) agree_on_longest(c_, *ranks_);
             after_ply(0);
         }

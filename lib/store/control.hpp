@@ -41,10 +41,10 @@ struct Control {
     // The solver's passes, each timed as it ends: once per scheme solved alone (a whole table, or a
     // large slice of a pawn table), and once per wave of small slices solved side by side (their
     // passes overlap, so a wave is timed whole), then the assembly of the slices into the table.
-    enum class Phase : uint8_t { FirstPass, Promotions, Sweeps, FinalValues, Waves, Assembly };
-    static constexpr int PHASES = 6;
-    static constexpr std::array<const char*, PHASES> PHASE_NAMES{"first pass",   "promotions", "sweeps",
-                                                                 "final values", "waves",      "assembly"};
+    enum class Phase : uint8_t { FirstPass, Sweeps, FinalValues, Waves, Assembly };
+    static constexpr int PHASES = 5;
+    static constexpr std::array<const char*, PHASES> PHASE_NAMES{"first pass", "sweeps", "final values",
+                                                                 "waves", "assembly"};
     // Seconds by pass, as a listener sums them.
     using PhaseSeconds = std::array<double, PHASES>;
     // Told the wall seconds of a pass as it ends, from the thread that runs the work.

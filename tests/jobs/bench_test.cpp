@@ -53,9 +53,9 @@ TEST(JobsBench, TableCsvAndPlotScript) {
     const std::string csv = bench_csv(rows);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "threads,runs,median_s,min_s,max_s,cpu_s,speedup,efficiency,positions_per_s,first_pass_s,"
-              "promotions_s,sweeps_s,final_values_s,waves_s,assembly_s");
+              "sweeps_s,final_values_s,waves_s,assembly_s");
     EXPECT_NE(csv.find("\n2,1,1.000000,1.000000,1.000000,2.000000,2.0000,1.0000,4000000,0.000000,0.000000,"
-                       "0.000000,0.000000,0.000000,0.000000\n"),
+                       "0.000000,0.000000,0.000000\n"),
               std::string::npos)
         << csv;
     const std::string table = format_bench_table(rows);
@@ -93,7 +93,6 @@ TEST(JobsBench, WhereTheTimeGoes) {
     EXPECT_NE(table.find("first pass"), std::string::npos) << table;
     EXPECT_NE(table.find("final values"), std::string::npos) << table;
     EXPECT_EQ(table.find("waves"), std::string::npos) << table;  // no run took them
-    EXPECT_EQ(table.find("promotions"), std::string::npos) << table;
     // 1 thread: other = 10 - 4 - 5 - 0.5; speedups: first pass 4 / 2, sweeps 5 / 3.2, whole 10 / 6.
     EXPECT_NE(
         table.find("      1       4.000 ( 40%)       5.000 ( 50%)       0.500 (  5%)       0.500 (  5%)\n"),

@@ -16,7 +16,6 @@
 #include "solve/final_values.hpp"
 #include "solve/first_pass.hpp"
 #include "solve/layer_sweep.hpp"
-#include "solve/promotion_pass.hpp"
 #include "solve/statistics.hpp"
 #include "support/oracle.hpp"
 
@@ -131,7 +130,6 @@ TEST(SolverPasses, SweepOfTheMatesOffersTheWinsInOne) {
     PassesOf t("KQvK");
     SchemeContext c(t.setup, std::nullopt);
     first_pass(c);
-    promotion_pass(c);  // KQvK has no pawn: nothing to do
     LayerLog log("", 0, 0);
     // The updates of ply 0 found first and applied after, in another order.
     std::vector<std::pair<Color, uint64_t>> updates;
@@ -159,7 +157,6 @@ TEST(SolverPasses, SweepsWithANarrowWindowReachTheOraclesValues) {
         SchemeContext c(t.setup, std::nullopt);
         LayerLog log("", 0, 0);
         first_pass(c);
-        promotion_pass(c);
         uint64_t entries = 0;
         for (int n = 0; n <= c.max_value.load(); ++n) {
             if (n % c.window.refresh() == 0) refresh_far(c, n);
