@@ -26,21 +26,15 @@ inline bool decode_legal(const IndexScheme& scheme, uint64_t idx, Color side, Po
     return is_legal_entry(pos);
 }
 
-// Calls f(index, placement, position) for every legal entry of [begin, end) with `side` to move
-// whose placement is `wanted`. Steps a cursor (cheap) instead of decoding every entry.
-template <class F, class Wanted>
-void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f,
-                          Wanted&& wanted) {
+// Calls f(index, placement, position) for every legal entry of [begin, end) with `side` to move.
+// Steps a cursor (cheap) instead of decoding every entry.
+template <class F>
+void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
     for (IndexCursor cursor(scheme, begin); cursor.index() < end; cursor.next()) {
-        if (!cursor.valid() || !wanted(cursor.placement())) continue;
+        if (!cursor.valid()) continue;
         const Position pos = entry_position(scheme, cursor.placement(), side);
         if (is_legal_entry(pos)) f(cursor.index(), cursor.placement(), pos);
     }
-}
-
-template <class F>
-void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
-    for_each_legal_entry(scheme, side, begin, end, f, [](const Placement&) { return true; });
 }
 
 }  // namespace retro

@@ -1,6 +1,6 @@
 // The moves of an entry that leave its scheme (captures and promotions into sub-tables, pawn pushes
 // into slices solved before) and what their values make of the entry: a win bound, a draw kept, or a
-// loss once every other move is known to lose. The first passes fold them into the entry's code;
+// loss once every other move is known to lose. The first pass folds them into the entry's code;
 // the sweeps and the far-code scans derive a distance from them again.
 #pragma once
 
@@ -122,7 +122,7 @@ inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveLis
 }
 
 // Entry e's code `code` after its exits among `moves` (a win bound, a draw kept, or a loss at once
-// when every move is a losing exit), in the first passes (ply 0); surveys whether a capture or
+// when every move is a losing exit), in the first pass (ply 0); surveys whether a capture or
 // promotion settles it. Called by the first pass.
 inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& moves, state::Code code) {
     const Color side = e.pos.side_to_move();

@@ -5,6 +5,7 @@
 
 #include "chess/movegen.hpp"
 #include "index/board_walk.hpp"
+#include "index/index_cursor.hpp"
 #include "index/symmetry.hpp"
 #include "solve/entry_exits.hpp"
 #include "solve/neighbours.hpp"

@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 
-#include "index/legal_entries.hpp"
 #include "index/rank_split.hpp"
 #include "parallel/parallel_for.hpp"
 #include "parallel/shared_progress.hpp"
@@ -124,25 +123,9 @@ struct SchemeContext {
         assert(e.pos == load_entry(e.pos.side_to_move(), i).pos);
     }
 
-    // Calls f(entry) for every legal entry of `side` that is `wanted` by its placement, of those this
-    // process holds, in parallel blocks of whole GRAINs (so of whole words of the survey's bits). Once
-    // a stop is requested the remaining blocks are skipped (the first passes then start over when
-    // resumed). `examined`, when given, counts the entries of each block done, legal or not.
-    template <class F, class Filter>
-    void for_each_wanted_entry(Color side, F&& f, Filter&& wanted, par::SharedProgress* examined = nullptr) {
-        for_each_block([&](uint64_t first, uint64_t last) {
-            for_each_legal_entry(
-                scheme, side, first, last,
-                [&](uint64_t i, const Placement& p, const Position& pos) {
-                    f(Entry{i, scheme.kings_on_diagonal(p), p, pos});
-                },
-                wanted);
-            if (examined) examined->add(last - first);
-        });
-    }
-
     // Calls f(first, last) for the entries this process holds, in parallel blocks [first, last) of
-    // whole GRAINs; once a stop is requested the remaining blocks are skipped.
+    // whole GRAINs; once a stop is requested the remaining blocks are skipped (the first pass then
+    // starts over when resumed).
     template <class F>
     void for_each_block(F&& f) {
         const uint64_t grains = (owned.size() + GRAIN - 1) / GRAIN;
@@ -153,8 +136,8 @@ struct SchemeContext {
     }
 
     // The survey of a solve from the start (none when resumed), of the entries this process holds
-    // (entry i is bit i - owned.begin). In the first passes a task holds whole words of it
-    // (for_each_wanted_entry); in the sweeps several threads may write one word.
+    // (entry i is bit i - owned.begin). In the first pass a task holds whole words of it
+    // (for_each_block); in the sweeps several threads may write one word.
     void mark_legal(Color side, uint64_t i) {
         if (survey) survey->legal.assign(side, i - owned.begin, true);
     }

@@ -29,7 +29,7 @@ public:
             log_ = std::make_unique<LayerLog>(c_.setup.log_path, 0, 0);
             control.time(Control::Phase::FirstPass, [&] {
                 first_pass(c_);
-                abandon_if_stopped("its first pass");
+                abandon_first_pass_if_stopped();
             });
             report("captures, promotions, pushes, mates and stalemates");
             if (ranks_) agree_on_longest(c_, *ranks_);
@@ -74,15 +74,15 @@ private:
                           c_.setup.label + ": stopped at ply " + std::to_string(next_ply));
     }
 
-    // The first passes keep no checkpoint of their own (they take a minute or two at most): a stop
-    // there drops their work, and they start over when resumed.
-    void abandon_if_stopped(const std::string& pass) {
+    // The first pass keeps no checkpoint of its own (it takes a minute or two at most): a stop there
+    // drops its work, and it starts over when resumed.
+    void abandon_first_pass_if_stopped() {
         if (!c_.stop_requested()) return;
         log_.reset();  // no checkpoint names it
         if (!c_.setup.log_path.empty()) std::filesystem::remove(c_.setup.log_path);
         if (!c_.options.checkpoint.empty()) c_.setup.write_checkpoint(nullptr);
         throw Stopped(Stopped::Work::Solving,
-                      c_.setup.label + ": stopped in " + pass + ", which starts over when resumed");
+                      c_.setup.label + ": stopped in its first pass, which starts over when resumed");
     }
 
     void report(const std::string& what) const {

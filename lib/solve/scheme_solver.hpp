@@ -30,7 +30,7 @@ struct SchemeSetup {
     std::string label;  // what progress lines begin with: the table's name, or the slice's
     PlyLines ply_lines;
     std::chrono::steady_clock::time_point start;  // of the table, for the times in progress lines
-    // Writes a checkpoint of the sweeps' state, or (nullptr) of a solve that drops its first passes;
+    // Writes a checkpoint of the sweeps' state, or (nullptr) of a solve that drops its first pass;
     // called when one is due, and when a stop is requested.
     std::function<void(const SweepState*)> write_checkpoint;
     // Where the layer log lives (empty: an anonymous temporary file).

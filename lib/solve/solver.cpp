@@ -133,7 +133,7 @@ private:
                 ply_lines,
                 start_,
                 [this, slice](const SweepState* state) {
-                    // A pawnless table's first passes leave nothing to keep; a slice's leave the slices
+                    // A pawnless table's first pass leaves nothing to keep; a slice's leaves the slices
                     // before it.
                     if (state || material_.has_pawns()) checkpoint(slice, state);
                 },

@@ -37,7 +37,7 @@ constexpr uint64_t EXCHANGE_ROUNDS = 256;
 struct SolveOptions {
     // Its lines get the per-ply and per-slice lines; its progress the slices solved
     // (Control::Count::SlicesSolved: the job's ETA follows them). Its stop is polled between plies
-    // and within the first passes: the solver then checkpoints (between plies) and throws Stopped.
+    // and within the first pass: the solver then checkpoints (between plies) and throws Stopped.
     Control control{};
     // Where to keep the solver's state between plies (empty: nowhere). A valid checkpoint of the
     // same material found there at the start is resumed.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "index/legal_entries.hpp"
 #include "solve/entry_exits.hpp"
 #include "support/random_positions.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chess/movegen.hpp"
+#include "index/legal_entries.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/far_codes.hpp"
 #include "solve/final_values.hpp"
