@@ -1,12 +1,13 @@
 #include "solve/first_pass.hpp"
 
-#include <algorithm>
 #include <cassert>
+#include <string>
 
 #include "chess/movegen.hpp"
 #include "index/board_walk.hpp"
 #include "index/index_cursor.hpp"
 #include "index/symmetry.hpp"
+#include "parallel/shared_progress.hpp"
 #include "solve/entry_exits.hpp"
 #include "solve/neighbours.hpp"
 

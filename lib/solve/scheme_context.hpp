@@ -16,7 +16,6 @@
 
 #include "index/rank_split.hpp"
 #include "parallel/parallel_for.hpp"
-#include "parallel/shared_progress.hpp"
 #include "solve/checkpoint.hpp"
 #include "solve/pending_chunks.hpp"
 #include "solve/scheme_solver.hpp"
