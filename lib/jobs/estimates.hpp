@@ -26,8 +26,8 @@ constexpr uint64_t PROCESS_BYTES = uint64_t(12) << 20;
 // the tables its promotions reach. Held whole when they fit the cache and the whole peak fits
 // `limit`; else the slices stay on disk (each slice reads back those its pushes reach), then the
 // promotions are read in part, slice by slice (SolveOptions), which costs time. And the bytes held at
-// each step: a byte per entry and side of everything held, and a quarter of that for the survey of
-// a table that settles values by exits.
+// each step: a byte per entry and side of everything held (and a bit more of the state for its exits),
+// and a quarter of a byte for the survey of a table that settles values by exits.
 struct MemoryPlan {
     bool slices_on_disk = false;
     bool promotions_in_part = false;
@@ -106,7 +106,7 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t 
                        bool settles = true, uint64_t codecs = 0,
                        const std::function<bool(const Material&)>& completed_when_read = {}, int threads = 1,
                        int ranks = 1);
-// Bytes of a checkpoint of m's solve and its layer log: a state byte per entry and side to move, and
+// Bytes of a checkpoint of m's solve and its layer log: the sweeps' state (solve/estimates.hpp), and
 // at most 2 bytes per entry and side in the log, for a pawn table of its
 // largest slice, with its slice store (the slices solved, compressed), one per rank.
 uint64_t checkpoint_bytes_estimate(const Material& m, int ranks);

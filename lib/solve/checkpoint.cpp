@@ -15,10 +15,10 @@ namespace retro {
 
 namespace {
 
-// Version 6: the rank whose entries it holds, of how many. Earlier versions (5: one process's; 4: a pawn
-// table's solved values in the checkpoint; before: a whole pawn table with its en passant edges) are
-// refused.
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '6'};
+// Version 7: the entries with exits after the codes. Earlier versions (6: without them; 5: one
+// process's; 4: a pawn table's solved values in the checkpoint; before: a whole pawn table with its en
+// passant edges) are refused.
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '7'};
 
 struct Header {
     char magic[8];
@@ -36,8 +36,11 @@ struct Header {
     uint64_t log_checksum;
     uint64_t slices_length;  // the slice store's bytes that hold the slices before `slice`
     uint64_t slices_checksum;
-    uint64_t checksum;  // over the header fields above and the state's codes
+    uint64_t checksum;  // over the header fields above, the state's codes and its entries with exits
 };
+
+// The bytes of a begun state's entries with exits, per side.
+uint64_t exits_bytes(uint64_t entries) { return 8 * EntryBits::words_for(entries); }
 
 // The entries per side that rank `part` holds of the index a checkpoint's state belongs to (none when
 // not begun), or nullopt for a slice number the material does not have.
@@ -74,6 +77,13 @@ struct File {
 
 }  // namespace
 
+SweepState blank_sweep_state(uint64_t entries) {
+    SweepState s;
+    for (auto& codes : s.codes) codes = filled_entry_bytes(entries, state::NEVER_LOST);
+    for (auto& words : s.exits.words) words.assign(EntryBits::words_for(entries), 0);
+    return s;
+}
+
 void write_checkpoint(const std::filesystem::path& path, const Material& m, int slice, const SweepState* s,
                       const StoredSlices& solved, RankPart part) {
     assert(part.rank >= 0 && part.rank < part.ranks);
@@ -96,11 +106,18 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, int 
     h.slices_checksum = solved.checksum;
     uint64_t sum = checksum64(&h, offsetof(Header, checksum));
     std::vector<Bytes> pieces{Bytes(reinterpret_cast<const uint8_t*>(&h), sizeof h)};
-    if (s)
+    if (s) {
         for (const auto& codes : s->codes) {
             sum = checksum64(codes.data(), codes.size(), sum);
             pieces.emplace_back(codes.data(), codes.size());
         }
+        for (const auto& words : s->exits.words) {
+            assert(words.size() == EntryBits::words_for(h.entries));
+            const auto* bytes = reinterpret_cast<const uint8_t*>(words.data());
+            sum = checksum64(bytes, exits_bytes(h.entries), sum);
+            pieces.emplace_back(bytes, exits_bytes(h.entries));
+        }
+    }
     h.checksum = sum;
     write_file_atomically(path, pieces);
 }
@@ -120,22 +137,20 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     // count could ask for any amount of memory.
     std::error_code ec;
     const uint64_t size = std::filesystem::file_size(path, ec);
-    if (ec || size != sizeof h + 2 * h.entries) return std::nullopt;
+    if (ec || size != sizeof h + 2 * (h.entries + (h.begun ? exits_bytes(h.entries) : 0)))
+        return std::nullopt;
 
     Checkpoint c;
     c.part = part;
     c.slice = int(h.slice);
     c.solved = {h.slices_length, h.slices_checksum};
     if (h.begun) {
-        SweepState s;
+        SweepState s = blank_sweep_state(h.entries);
         s.next_ply = h.next_ply;
         s.max_value = h.max_value;
         s.window = h.window;
         s.log_length = h.log_length;
         s.log_checksum = h.log_checksum;
-        // First touched by the pool's threads, as a fresh solve's state is: the sweeps touch it from all of
-        // them.
-        for (auto& codes : s.codes) codes = filled_entry_bytes(h.entries, state::NEVER_LOST);
         c.state = std::move(s);
     }
     bool ok = true;
@@ -144,8 +159,10 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
         ok = ok && (n == 0 || std::fread(p, 1, n, in.f) == n);
         sum = checksum64(p, n, sum);
     };
-    if (c.state)
+    if (c.state) {
         for (auto& codes : c.state->codes) read_summed(codes.data(), codes.size());
+        for (auto& words : c.state->exits.words) read_summed(words.data(), exits_bytes(h.entries));
+    }
     if (!ok || sum != h.checksum) return std::nullopt;
     return c;
 }

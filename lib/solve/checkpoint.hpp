@@ -12,6 +12,7 @@
 #include "index/material.hpp"
 #include "ranks/ranks.hpp"
 #include "solve/entry_state.hpp"
+#include "store/entry_bits.hpp"
 #include "store/entry_bytes.hpp"
 
 namespace retro {
@@ -22,9 +23,16 @@ struct SweepState {
     int max_value = 0;                // the largest distance assigned so far
     int window = 0;                   // the size of the window the pending codes are taken in
     std::array<EntryBytes, 2> codes;  // by side to move and index
-    uint64_t log_length = 0;          // the layer log's bytes that belong to this state
+    // The entries whose side to move has a move that leaves the scheme (the first pass finds them):
+    // a count-down that reaches zero elsewhere is a loss in one ply more, with no move to weigh.
+    EntryBits exits;
+    uint64_t log_length = 0;  // the layer log's bytes that belong to this state
     uint64_t log_checksum = 0;
 };
+
+// The state of `entries` entries per side with nothing found yet: every code NEVER_LOST, no entry
+// with exits. The codes are first touched by the pool's threads, as the sweeps touch them.
+SweepState blank_sweep_state(uint64_t entries);
 
 // The first bytes of a pawn table's slice store (store/slice_store.hpp), which hold the slices
 // solved so far, and their checksum.

@@ -5,6 +5,7 @@
 
 #include "index/index_scheme.hpp"
 #include "index/pawn_slices.hpp"
+#include "store/entry_bits.hpp"
 
 namespace retro {
 
@@ -12,9 +13,12 @@ namespace {
 
 uint64_t pawns(const Material& m) { return uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN)); }
 
+// The bits of `entries` entries of both sides that say which have exits.
+uint64_t exits_bytes(uint64_t entries) { return 2 * 8 * EntryBits::words_for(entries); }
+
 }  // namespace
 
-uint64_t sweep_state_bytes(uint64_t entries) { return 2 * entries; }
+uint64_t sweep_state_bytes(uint64_t entries) { return 2 * entries + exits_bytes(entries); }
 
 uint64_t slices_at_once(const Material& m, int threads) {
     return solved_in_waves(m) ? uint64_t(std::max(threads, 1)) : 1;
@@ -37,8 +41,9 @@ uint64_t wave_batch_bytes(const Material& m, int threads) {
 uint64_t checkpoint_bytes(const Material& m, int ranks) {
     assert(ranks >= 1);
     const uint64_t headers = 4096 * uint64_t(ranks);
-    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + headers;
-    return 4 * slice_entries(m) + uint64_t(ranks) * IndexScheme(m).size() + headers;
+    if (!m.has_pawns()) return 4 * IndexScheme(m).size() + exits_bytes(IndexScheme(m).size()) + headers;
+    return 4 * slice_entries(m) + exits_bytes(slice_entries(m)) + uint64_t(ranks) * IndexScheme(m).size() +
+           headers;
 }
 
 }  // namespace retro

@@ -9,7 +9,7 @@
 namespace retro {
 
 // The sweeps' state over a scheme of `entries` entries per side: a code per entry and side to move
-// (solve/entry_state.hpp, allocated by the first pass).
+// (solve/entry_state.hpp, allocated by the first pass) and a bit that says whether it has exits.
 uint64_t sweep_state_bytes(uint64_t entries);
 
 // How many of a pawn table's slices are solved at once by `threads` threads: a thread each where the
@@ -25,8 +25,8 @@ uint64_t promotions_in_part_bytes(const Material& m, int threads);
 // waves).
 uint64_t wave_batch_bytes(const Material& m, int threads);
 
-// Bytes on disk of a checkpoint of m's solve, an upper bound: a state byte per entry and side, at
-// most 2 bytes per entry and side in the layer log; for a pawn table of its largest slice, with its
+// Bytes on disk of a checkpoint of m's solve, an upper bound: the sweeps' state, at most 2 bytes per
+// entry and side in the layer log; for a pawn table of its largest slice, with its
 // slice store (the slices solved, compressed to less than half a byte per entry and side; KRPvKR's
 // store: 138 MB, 0.21). On `ranks` ranks each holds its part of the state and log, and a slice store
 // of its own: the store counts once per rank.

@@ -101,6 +101,7 @@ Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
     const int quiet = quiet_successors(c.scheme, e, attacks, moves).count;
     if (quiet + moves.exits.size == 0)
         return attacks.in_check(side) ? c.decided(side, e.index, 0, 0) : NEVER_LOST;  // mate or stalemate
+    if (moves.exits.size) c.mark_exits(side, e.index);
     const Code counter = quiet_counter(e.pos, quiet);
     return take_exits(c, e, moves.exits, counter);
 }
@@ -109,7 +110,7 @@ Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
 
 void first_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
-    for (auto& codes : c.state.codes) codes = filled_entry_bytes(c.owned.size(), NEVER_LOST);
+    c.state = blank_sweep_state(c.owned.size());
     if (c.options.survey_exits) c.survey = empty_survey(c.owned.size());
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
                                  2 * c.owned.size());

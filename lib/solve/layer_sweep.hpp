@@ -72,9 +72,14 @@ struct CountDown {
         if (before != 1) return;
         lose(side, i);
     }
-    // The last count-down's rare path, kept out of the sweep's loop, which inlines operator().
+    // The last count-down's rare path, kept out of the sweep's loop, which inlines operator(). Most
+    // entries have no exit: they are lost in n + 1 without being decoded.
     [[gnu::noinline]] void lose(Color side, uint64_t i) const {
         state::Code& code = c.code(side, i);
+        if (!c.has_exits(side, i)) {
+            store_relaxed(code, c.decided(side, i, n + 1, n));
+            return;
+        }
         const Entry e = c.load_entry(side, i);
         const ExitWins wins = longest_exit_wins(c.exits, e, leaving_moves(e.pos));
         const int loss = std::max<int>(n, wins.longest) + 1;

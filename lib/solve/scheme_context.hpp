@@ -57,6 +57,7 @@ struct SchemeContext {
                     : IndexRange{0, s.scheme.size()}) {
         if (!resumed) return;
         state = std::move(*resumed);
+        assert(state.exits.words[WHITE].size() == EntryBits::words_for(owned.size()));
         max_value = state.max_value;
         pending.mark_all();
     }
@@ -133,6 +134,11 @@ struct SchemeContext {
             f(owned.begin + r.begin() * GRAIN, std::min(owned.end, owned.begin + r.end() * GRAIN));
         });
     }
+
+    // Whether entry i of `side` has a move that leaves the scheme: set by the first pass, whose tasks
+    // hold whole words (for_each_block).
+    void mark_exits(Color side, uint64_t i) { state.exits.assign(side, i - owned.begin, true); }
+    bool has_exits(Color side, uint64_t i) const { return state.exits.test(side, i - owned.begin); }
 
     // The survey of a solve from the start (none when resumed), of the entries this process holds
     // (entry i is bit i - owned.begin). In the first pass a task holds whole words of it

@@ -332,10 +332,9 @@ namespace {
 
 // A solver state of m with nothing decided, for checkpoints written by hand.
 SweepState blank_state(const Material& m, int window, uint64_t log_length) {
-    SweepState state;
+    SweepState state = blank_sweep_state(IndexScheme(m).size());
     state.window = window;
     state.log_length = log_length;
-    for (auto& codes : state.codes) codes.assign(IndexScheme(m).size(), state::NEVER_LOST);
     return state;
 }
 

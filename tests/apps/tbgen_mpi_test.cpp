@@ -163,8 +163,7 @@ TEST(TbgenMpi, AOneProcessCheckpointIsRefusedOnRanksAndADamagedOneSetAside) {
     const fs::path dir = scratch.path / "resumed", log = scratch.path / "resumed.out";
     fs::create_directories(dir);
     const Material kqk = Material::parse("KQvK");
-    SweepState state;
-    for (auto& codes : state.codes) codes.assign(IndexScheme(kqk).size(), state::NEVER_LOST);
+    const SweepState state = blank_sweep_state(IndexScheme(kqk).size());
     write_checkpoint(checkpoint_path(dir, kqk), kqk, 0, &state, {});
     EXPECT_EQ(run_shell(on_ranks(2, "KQvK -q -o " + dir.string()), log), 3);
     EXPECT_NE(store_test::read_bytes(log).find("KQvK.checkpoint was written by one process, and only as many "

@@ -8,6 +8,7 @@
 #include "jobs/plan.hpp"
 #include "jobs/plan_tables.hpp"
 #include "solve/checkpoint.hpp"
+#include "solve/estimates.hpp"
 #include "store/estimates.hpp"
 #include "store/table_paths.hpp"
 #include "support/store_test_util.hpp"
@@ -23,19 +24,19 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
         return memory_plan(kqkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, ranks);
     };
     // One process: the whole state and the survey the solver finds for the writer.
-    EXPECT_EQ(per_rank(1).state, 2 * entries + survey);
+    EXPECT_EQ(per_rank(1).state, sweep_state_bytes(entries) + survey);
     EXPECT_EQ(per_rank(1).ranks, 1);
-    // Two ranks hold 231 king pairs each, four at most 116 of 462: 2 bytes per entry (both sides)
-    // and the survey of their entries. Rank 0 gathers the table (2 bytes per entry) and the survey,
+    // Two ranks hold 231 king pairs each, four at most 116 of 462: the sweeps' state and the survey
+    // of their entries. Rank 0 gathers the table (2 bytes per entry) and the survey,
     // a quarter of it at a time: the last quarter received and placed beside the three before it.
     const uint64_t two = 231 * per_pair, four = 116 * per_pair;
-    EXPECT_EQ(per_rank(2).state, 2 * two + survey_bytes(two));
-    EXPECT_EQ(per_rank(4).state, 2 * four + survey_bytes(four));
+    EXPECT_EQ(per_rank(2).state, sweep_state_bytes(two) + survey_bytes(two));
+    EXPECT_EQ(per_rank(4).state, sweep_state_bytes(four) + survey_bytes(four));
     EXPECT_EQ(per_rank(2).writing, 2 * entries + survey + survey / 4);
     EXPECT_EQ(per_rank(4).writing, 2 * entries + survey + survey / 4);
     EXPECT_EQ(per_rank(4).gathered_survey, 0u);  // gathered once solved, while writing
     // Self-contained files: no survey.
-    EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).state, 2 * four);
+    EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).state, sweep_state_bytes(four));
     EXPECT_EQ(memory_plan(kqkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4).writing, 2 * entries);
     EXPECT_EQ(per_rank(4).captures, per_rank(1).captures);  // every rank reads them whole
     // A rank's 116 pairs hold fewer entries than the least budget of updates (2^20): the plan counts
@@ -55,7 +56,7 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     const uint64_t slice_share = 903 * 62 * 62, krpkr_entries = IndexScheme(krpkr).size();
     ASSERT_EQ(krpkr_entries, 24 * 3612 * 62 * 62u);
     const MemoryPlan pawns_on_four = memory_plan(krpkr, UINT64_MAX, UINT64_MAX, true, 0, {}, 1, 4);
-    EXPECT_EQ(pawns_on_four.state, 2 * slice_share + survey_bytes(slice_share));
+    EXPECT_EQ(pawns_on_four.state, sweep_state_bytes(slice_share) + survey_bytes(slice_share));
     EXPECT_EQ(pawns_on_four.own, memory_plan(krpkr).own);
     EXPECT_EQ(pawns_on_four.ranks, 4);
     EXPECT_EQ(pawns_on_four.gathered_survey, survey_bytes(krpkr_entries));
@@ -71,12 +72,12 @@ TEST(JobsPlanRanks, KQvKRStatePerRankIsItsKingPairs) {
     // Self-contained: no survey at any rank. With the slices on disk, each slice's survey goes to rank
     // 0's slice store: the ranks find their shares', and rank 0 gathers none whole.
     const MemoryPlan self_contained = memory_plan(krpkr, UINT64_MAX, UINT64_MAX, false, 0, {}, 1, 4);
-    EXPECT_EQ(self_contained.state, 2 * slice_share);
+    EXPECT_EQ(self_contained.state, sweep_state_bytes(slice_share));
     EXPECT_EQ(self_contained.gathered_survey, 0u);
     EXPECT_EQ(self_contained.writing, 2 * krpkr_entries);
     const MemoryPlan lean = memory_plan(krpkr, 1, UINT64_MAX, true, 0, {}, 1, 4);
     ASSERT_TRUE(lean.slices_on_disk);
-    EXPECT_EQ(lean.state, 2 * slice_share + survey_bytes(slice_share));
+    EXPECT_EQ(lean.state, sweep_state_bytes(slice_share) + survey_bytes(slice_share));
     EXPECT_EQ(lean.gathered_survey, 0u);
 }
 
@@ -113,9 +114,8 @@ TEST(JobsPlanRanks, ACheckpointIsResumedByAsManyRanksOnly) {
     store_test::ScratchDir dir("plan-ranks-checkpoint");
     const Material krk = Material::parse("KRvK");
     const auto written_by = [&](RankPart part) {
-        SweepState s;
         const uint64_t held = king_pair_ranges(IndexScheme(krk), part.ranks)[size_t(part.rank)].size();
-        for (auto& codes : s.codes) codes.assign(held, state::NEVER_LOST);
+        const SweepState s = blank_sweep_state(held);
         write_checkpoint(checkpoint_path(dir.path, krk), krk, 0, &s, {}, part);
     };
     const auto refused_on = [&](int ranks) {

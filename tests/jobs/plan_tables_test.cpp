@@ -29,11 +29,11 @@ TEST(JobsPlanTables, KNNNNNvKFitsThisMachineWithItsClosure) {
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0].substr(0, 34), "KNNNNNvK  2.99e9 entries a side   ") << lines[0];
     EXPECT_TRUE(contains(lines[0],
-                         "peak 7.22 GiB, whole  file 2.23 GiB  closure: 5 tables to build, peak 7.22 "
+                         "peak 7.92 GiB, whole  file 2.23 GiB  closure: 5 tables to build, peak 7.92 "
                          "GiB, files 2.43 GiB  fits"))
         << lines[0];
     EXPECT_EQ(lines[1],
-              "1 7-man table to build; closures within the limit of 23.2 GiB: 1 (the largest, KNNNNNvK, 7.22 "
+              "1 7-man table to build; closures within the limit of 23.2 GiB: 1 (the largest, KNNNNNvK, 7.92 "
               "GiB); beyond it: 0");
 
     const JobPlan small =
@@ -49,18 +49,18 @@ TEST(JobsPlanTables, APawnTableGoesLeanYetItsClosureNeedsMore) {
                   JobSettings{.memory_limit = parse_bytes("23.2G"), .cache = {}, .threads = 1});
     const std::vector<std::string> lines = plan_table_lines(plan);
     ASSERT_EQ(lines.size(), 127u);
-    EXPECT_TRUE(lines[0].starts_with("KQRBBNvK  2.08e11 entries a side  peak 501 GiB, whole")) << lines[0];
+    EXPECT_TRUE(lines[0].starts_with("KQRBBNvK  2.08e11 entries a side  peak 549 GiB, whole")) << lines[0];
     const auto pawns = std::find_if(lines.begin(), lines.end(),
                                     [](const std::string& line) { return line.starts_with("KPPPPPvK "); });
     ASSERT_NE(pawns, lines.end());
     EXPECT_TRUE(contains(*pawns,
                          " entries a side   peak 7.55 GiB, lean (promotions in part)  file 2.30 GiB  "
-                         "closure: 251 tables to build, peak 501 GiB"))
+                         "closure: 251 tables to build, peak 549 GiB"))
         << *pawns;
     EXPECT_TRUE(pawns->ends_with("  needs more")) << *pawns;
     EXPECT_EQ(lines.back(),
               "126 7-man tables to build; closures within the limit of 23.2 GiB: 4 (the largest, KBBBBBvK, "
-              "7.22 GiB); beyond it: 122 (the largest, KQRBBNvK, 501 GiB)");
+              "7.92 GiB); beyond it: 122 (the largest, KQRBBNvK, 549 GiB)");
 }
 
 TEST(JobsPlanTables, OnlyTheTablesOfTheMostMenWithoutALimit) {

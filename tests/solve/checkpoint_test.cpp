@@ -23,13 +23,15 @@ using namespace retro::store_test;
 namespace {
 
 SweepState some_state(uint64_t entries) {
-    SweepState s;
+    SweepState s = blank_sweep_state(entries);
     s.next_ply = 7;
     s.max_value = 12;
     s.window = 40;
     s.log_length = 1234;
     s.log_checksum = 5678;
     for (int side = 0; side < 2; ++side) s.codes[side].assign(entries, state::Code(side + 3));
+    for (uint64_t i = 0; i < entries; i += 3) s.exits.assign(WHITE, i, true);
+    for (uint64_t i = 1; i < entries; i += 5) s.exits.assign(BLACK, i, true);
     return s;
 }
 
@@ -40,6 +42,7 @@ void expect_same_state(const SweepState& read, const SweepState& s) {
     EXPECT_EQ(read.log_length, s.log_length);
     EXPECT_EQ(read.log_checksum, s.log_checksum);
     EXPECT_EQ(read.codes, s.codes);
+    EXPECT_EQ(read.exits.words, s.exits.words);
 }
 
 SweepState third_slice_state(const Material& m) {
@@ -138,14 +141,14 @@ TEST(Checkpoint, ARanksPartReadsBackAsThatRanksOnly) {
 
 TEST(Checkpoint, OlderVersionsAreRefused) {
     // Version 3 held a whole pawn table with its en passant edges, version 4 the values of the
-    // slices solved, version 5 named the part of the slice store that holds them, and version 6
-    // names the rank whose part it holds.
+    // slices solved, version 5 named the part of the slice store that holds them, version 6 the rank
+    // whose part it holds, and version 7 holds the entries with exits.
     ScratchDir dir("checkpoint-v4");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
     const SweepState s = some_state(IndexScheme(m).size());
     write_checkpoint(path, m, 0, &s, {});
-    for (char version : {'3', '4', '5'}) {
+    for (char version : {'3', '4', '5', '6'}) {
         std::string bytes = read_bytes(path);
         bytes[7] = version;
         write_bytes(path, bytes);
@@ -178,6 +181,9 @@ TEST(Checkpoint, DamagedFilesReadAsNothing) {
     std::string flipped = good;
     flipped[good.size() / 2] ^= 0x10;
     expect_refused("flipped", flipped);
+    std::string exits_flipped = good;
+    exits_flipped[good.size() - 1] ^= 0x01;  // in the last word of black's entries with exits
+    expect_refused("an exit bit flipped", exits_flipped);
 }
 
 TEST(Checkpoint, SetAsideMovesTheFileOutOfTheWay) {

@@ -5,6 +5,7 @@
 // and the longest mates and whole histograms the sweeps reach with a narrow window of plies.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
 #include "probe/tablebase.hpp"
+#include "solve/entry_exits.hpp"
 #include "solve/far_codes.hpp"
 #include "solve/final_values.hpp"
 #include "solve/first_pass.hpp"
@@ -93,6 +95,23 @@ TEST(SolverPasses, FirstPassFindsTheMatesAndCountsTheOthersMoves) {
     EXPECT_EQ(c.max_value.load(), 0);
     EXPECT_TRUE(c.pending.any(BLACK, mated));
     EXPECT_FALSE(c.pending.any(WHITE, mated));
+}
+
+// The first pass marks the entries with a move that leaves the scheme, which the count-downs ask
+// for: in KQvK black's king capturing the queen, and nothing of white's.
+TEST(SolverPasses, FirstPassMarksTheEntriesWithExits) {
+    PassesOf t("KQvK");
+    SchemeContext c(t.setup, std::nullopt);
+    first_pass(c);
+    std::array<uint64_t, 2> marked{};
+    for (Color side : {WHITE, BLACK})
+        for_each_legal_entry(t.scheme, side, 0, t.scheme.size(),
+                             [&](uint64_t i, const Placement&, const Position& pos) {
+                                 EXPECT_EQ(c.has_exits(side, i), leaving_moves(pos).size > 0) << pos.fen();
+                                 marked[side] += c.has_exits(side, i);
+                             });
+    EXPECT_EQ(marked[WHITE], 0u);
+    EXPECT_GT(marked[BLACK], 0u);
 }
 
 TEST(SolverPasses, FirstPassTellsTheEntriesExaminedUpToBothSides) {
