@@ -25,6 +25,15 @@ IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first, std::span<co
         rest /= radix_[d];
         index_ += digit_[d] * stride_[d];
     }
+    size_t fastest = digit_count_;
+    while (fastest-- > 1 && radix_[order_[fastest]] == 1) {
+    }
+    stepped_digit_ = order_[fastest];
+    if (stepped_digit_ > 0) {
+        const IndexScheme::Group& g = scheme.groups_[stepped_digit_ - 1];
+        if (g.count == 1 && !g.fixed) stepped_slot_ = g.first_slot;
+        stepped_pawn_ = g.type == PAWN;
+    }
     if (first >= scheme.size()) {
         index_ = first;  // past the end, as the last next() leaves it
         return;
@@ -45,6 +54,12 @@ void IndexCursor::place_group(size_t g) {
 void IndexCursor::next() {
     if (++position_ >= scheme_.size()) {
         index_ = position_;
+        return;
+    }
+    if (stepped_slot_ >= 0 && digit_[stepped_digit_] + 1 < radix_[stepped_digit_]) {
+        ++digit_[stepped_digit_];
+        index_ += stride_[stepped_digit_];
+        step_man();
         return;
     }
     // An odometer over the stored digits, the least significant turning fastest: the digits stored
@@ -70,9 +85,29 @@ void IndexCursor::next() {
 }
 
 void IndexCursor::check() {
-    Bitboard occupied = 0;
-    for (int s = 0; s < scheme_.men(); ++s) occupied |= square_bb(placement_.square[s]);
-    valid_ = popcount(occupied) == scheme_.men() && !scheme_.is_diagonal_twin(placement_);
+    ++placements_;
+    others_ = 0;
+    for (int s = 0; s < scheme_.men(); ++s)
+        if (s != stepped_slot_) others_ |= square_bb(placement_.square[s]);
+    const bool apart = popcount(others_) == scheme_.men() - (stepped_slot_ >= 0);
+    plain_steps_ = apart && !scheme_.kings_on_diagonal(placement_);
+    valid_ = apart && (stepped_slot_ < 0 || !(others_ & square_bb(placement_.square[stepped_slot_]))) &&
+             !scheme_.is_diagonal_twin(placement_);
+}
+
+void IndexCursor::step_man() {
+    Square& s = placement_.square[stepped_slot_];
+    s = Square(s + 1);
+    // A piece's digit counts the squares the kings leave free; a pawn's does not skip them.
+    if (!stepped_pawn_) {
+        const Square low = std::min(placement_.square[0], placement_.square[1]),
+                     high = std::max(placement_.square[0], placement_.square[1]);
+        if (s == low) s = Square(s + 1);
+        if (s == high) s = Square(s + 1);
+    }
+    valid_ = plain_steps_
+                 ? !(others_ & square_bb(s))
+                 : popcount(others_ | square_bb(s)) == scheme_.men() && !scheme_.is_diagonal_twin(placement_);
 }
 
 }  // namespace retro

@@ -24,13 +24,20 @@ public:
     bool valid() const { return valid_; }
     const Placement& placement() const { return placement_; }
     void next();
+    // The slot of the man a step may move alone (-1: none), and how many times every man has been
+    // placed: while the count stands, the entries differ in that man's square alone.
+    int stepped_slot() const { return stepped_slot_; }
+    uint64_t placements() const { return placements_; }
 
 private:
     static constexpr size_t MAX_DIGITS = 1 + 2 * PIECE_TYPE_COUNT;
 
     void place_kings();
     void place_group(size_t g);  // squares of group g (digit g + 1) from its digit
+    // After a new placement: the squares of the men but the stepped one, and whether it is an entry.
     void check();
+    // The stepped man one square on, as his digit's next value places him; the other men stay.
+    void step_man();
 
     const IndexScheme& scheme_;
     size_t digit_count_;
@@ -41,6 +48,16 @@ private:
     uint64_t index_ = 0, position_;  // the entry, and where it is stored
     Placement placement_;
     bool valid_ = false;
+    // The stored digit that turns fastest (the digits after it have one value only, as a slice's
+    // fixed pawns) and, when it is a lone man's, his slot: most steps move him alone, a square on.
+    size_t stepped_digit_ = 0;
+    int stepped_slot_ = -1;
+    bool stepped_pawn_ = false;
+    uint64_t placements_ = 0;
+    Bitboard others_ = 0;  // the squares of the men but the stepped one
+    // The other men do not collide and the kings are off the diagonal: a step gives an entry when
+    // the man lands on a free square.
+    bool plain_steps_ = false;
 };
 
 }  // namespace retro

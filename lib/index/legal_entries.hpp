@@ -3,6 +3,8 @@
 // tbindex.
 #pragma once
 
+#include <cassert>
+
 #include "index/index_cursor.hpp"
 
 namespace retro {
@@ -27,13 +29,26 @@ inline bool decode_legal(const IndexScheme& scheme, uint64_t idx, Color side, Po
 }
 
 // Calls f(index, placement, position) for every legal entry of [begin, end) with `side` to move.
-// Steps a cursor (cheap) instead of decoding every entry.
+// Steps a cursor (cheap) instead of decoding every entry, and the position with it: when the cursor
+// moved one man alone, he is shifted on the board.
 template <class F>
 void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
+    Position pos;
+    uint64_t placements = 0;        // the cursor's count when pos was built: none yet
+    Square stepped_on = NO_SQUARE;  // the stepped man's square in pos
     for (IndexCursor cursor(scheme, begin); cursor.index() < end; cursor.next()) {
         if (!cursor.valid()) continue;
-        const Position pos = entry_position(scheme, cursor.placement(), side);
-        if (is_legal_entry(pos)) f(cursor.index(), cursor.placement(), pos);
+        const Placement& p = cursor.placement();
+        const int slot = cursor.stepped_slot();
+        if (cursor.placements() == placements) {
+            pos.shift(scheme.piece_of_slot(slot), stepped_on, p.square[size_t(slot)]);
+        } else {
+            pos = entry_position(scheme, p, side);
+            placements = cursor.placements();
+        }
+        if (slot >= 0) stepped_on = p.square[size_t(slot)];
+        assert(pos == entry_position(scheme, p, side));
+        if (is_legal_entry(pos)) f(cursor.index(), p, pos);
     }
 }
 

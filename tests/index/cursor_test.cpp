@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "index/index_cursor.hpp"
+#include "index/legal_entries.hpp"
+#include "index/pawn_slices.hpp"
 #include "support/random_positions.hpp"
 
 using namespace retro;
@@ -99,6 +101,37 @@ TEST_P(IndexCursorTest, WalksEveryStorageOrderAsDecodeReads) {
         ++orders;
     } while (std::next_permutation(digits.begin(), digits.end()) && orders < 24 && !HasFailure());
     EXPECT_EQ(orders, std::min<int>(24, int(std::tgamma(double(digits.size()) + 1) + 0.5)));
+}
+
+// The legal walk shifts the stepped man on the position it keeps: every entry it passes is the one
+// decode_legal reads, and it passes every legal entry, in whole tables and in slices.
+TEST_P(IndexCursorTest, TheLegalWalkReadsThePositionsDecodeReads) {
+    const Material m = Material::parse(GetParam());
+    std::vector<IndexScheme> schemes{IndexScheme(m)};
+    if (m.has_pawns()) schemes.emplace_back(m, pawn_configs(m).back());
+    auto rng = seeded_rng(GetParam());
+    uint64_t walked = 0;
+    for (const IndexScheme& scheme : schemes) {
+        std::uniform_int_distribution<uint64_t> any_entry(0, scheme.size() - 1);
+        for (int w = 0; w < 4 && !HasFailure(); ++w) {
+            const uint64_t first = any_entry(rng), end = std::min<uint64_t>(scheme.size(), first + 2000);
+            for (Color side : {WHITE, BLACK}) {
+                uint64_t expected = first;
+                for_each_legal_entry(scheme, side, first, end,
+                                     [&](uint64_t i, const Placement&, const Position& pos) {
+                                         Position decoded;
+                                         while (!decode_legal(scheme, expected, side, decoded)) ++expected;
+                                         EXPECT_EQ(i, expected);
+                                         EXPECT_EQ(pos, decoded) << "entry " << i;
+                                         ++expected;
+                                         ++walked;
+                                     });
+                Position decoded;
+                while (expected < end) EXPECT_FALSE(decode_legal(scheme, expected++, side, decoded));
+            }
+        }
+    }
+    EXPECT_GT(walked, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(FastPath, IndexCursorTest,
