@@ -25,9 +25,8 @@ IndexCursor::IndexCursor(const IndexScheme& scheme, uint64_t first, std::span<co
         rest /= radix_[d];
         index_ += digit_[d] * stride_[d];
     }
-    size_t fastest = digit_count_;
-    while (fastest-- > 1 && radix_[order_[fastest]] == 1) {
-    }
+    size_t fastest = digit_count_ - 1;
+    while (fastest > 0 && radix_[order_[fastest]] == 1) --fastest;
     stepped_digit_ = order_[fastest];
     if (stepped_digit_ > 0) {
         const IndexScheme::Group& g = scheme.groups_[stepped_digit_ - 1];
@@ -89,10 +88,13 @@ void IndexCursor::check() {
     others_ = 0;
     for (int s = 0; s < scheme_.men(); ++s)
         if (s != stepped_slot_) others_ |= square_bb(placement_.square[s]);
-    const bool apart = popcount(others_) == scheme_.men() - (stepped_slot_ >= 0);
-    plain_steps_ = apart && !scheme_.kings_on_diagonal(placement_);
-    valid_ = apart && (stepped_slot_ < 0 || !(others_ & square_bb(placement_.square[stepped_slot_]))) &&
-             !scheme_.is_diagonal_twin(placement_);
+    plain_steps_ =
+        popcount(others_) == scheme_.men() - (stepped_slot_ >= 0) && !scheme_.kings_on_diagonal(placement_);
+    valid_ = is_entry(others_ | (stepped_slot_ >= 0 ? square_bb(placement_.square[stepped_slot_]) : 0));
+}
+
+bool IndexCursor::is_entry(Bitboard occupied) const {
+    return popcount(occupied) == scheme_.men() && !scheme_.is_diagonal_twin(placement_);
 }
 
 void IndexCursor::step_man() {
@@ -105,9 +107,7 @@ void IndexCursor::step_man() {
         if (s == low) s = Square(s + 1);
         if (s == high) s = Square(s + 1);
     }
-    valid_ = plain_steps_
-                 ? !(others_ & square_bb(s))
-                 : popcount(others_ | square_bb(s)) == scheme_.men() && !scheme_.is_diagonal_twin(placement_);
+    valid_ = plain_steps_ ? !(others_ & square_bb(s)) : is_entry(others_ | square_bb(s));
 }
 
 }  // namespace retro

@@ -38,6 +38,9 @@ private:
     void check();
     // The stepped man one square on, as his digit's next value places him; the other men stay.
     void step_man();
+    // Whether the placement, its men on `occupied`, is an entry: no men collide, and it is not the
+    // non-canonical twin of another.
+    bool is_entry(Bitboard occupied) const;
 
     const IndexScheme& scheme_;
     size_t digit_count_;

@@ -39,9 +39,6 @@ struct Header {
     uint64_t checksum;  // over the header fields above, the state's codes and its entries with exits
 };
 
-// The bytes of a begun state's entries with exits, per side.
-uint64_t exits_bytes(uint64_t entries) { return 8 * EntryBits::words_for(entries); }
-
 // The entries per side that rank `part` holds of the index a checkpoint's state belongs to (none when
 // not begun), or nullopt for a slice number the material does not have.
 std::optional<uint64_t> state_entries(const Material& m, uint32_t slice, bool begun, RankPart part) {
@@ -114,8 +111,8 @@ void write_checkpoint(const std::filesystem::path& path, const Material& m, int 
         for (const auto& words : s->exits.words) {
             assert(words.size() == EntryBits::words_for(h.entries));
             const auto* bytes = reinterpret_cast<const uint8_t*>(words.data());
-            sum = checksum64(bytes, exits_bytes(h.entries), sum);
-            pieces.emplace_back(bytes, exits_bytes(h.entries));
+            sum = checksum64(bytes, EntryBits::bytes_for(h.entries), sum);
+            pieces.emplace_back(bytes, EntryBits::bytes_for(h.entries));
         }
     }
     h.checksum = sum;
@@ -137,7 +134,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     // count could ask for any amount of memory.
     std::error_code ec;
     const uint64_t size = std::filesystem::file_size(path, ec);
-    if (ec || size != sizeof h + 2 * (h.entries + (h.begun ? exits_bytes(h.entries) : 0)))
+    if (ec || size != sizeof h + 2 * (h.entries + (h.begun ? EntryBits::bytes_for(h.entries) : 0)))
         return std::nullopt;
 
     Checkpoint c;
@@ -161,7 +158,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path, con
     };
     if (c.state) {
         for (auto& codes : c.state->codes) read_summed(codes.data(), codes.size());
-        for (auto& words : c.state->exits.words) read_summed(words.data(), exits_bytes(h.entries));
+        for (auto& words : c.state->exits.words) read_summed(words.data(), EntryBits::bytes_for(h.entries));
     }
     if (!ok || sum != h.checksum) return std::nullopt;
     return c;

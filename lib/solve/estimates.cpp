@@ -14,7 +14,7 @@ namespace {
 uint64_t pawns(const Material& m) { return uint64_t(m.count(WHITE, PAWN) + m.count(BLACK, PAWN)); }
 
 // The bits of `entries` entries of both sides that say which have exits.
-uint64_t exits_bytes(uint64_t entries) { return 2 * 8 * EntryBits::words_for(entries); }
+uint64_t exits_bytes(uint64_t entries) { return 2 * EntryBits::bytes_for(entries); }
 
 }  // namespace
 

@@ -15,6 +15,8 @@ struct EntryBits {
     std::array<std::vector<uint64_t>, 2> words;
 
     static size_t words_for(uint64_t entries) { return size_t((entries + 63) / 64); }
+    // The bytes of one side's words for `entries` entries.
+    static uint64_t bytes_for(uint64_t entries) { return 8 * uint64_t(words_for(entries)); }
     // Entry i's bit within its word, and that word.
     static uint64_t bit(uint64_t i) { return uint64_t(1) << (i & 63); }
     uint64_t& word(Color side, uint64_t i) { return words[side][i >> 6]; }
