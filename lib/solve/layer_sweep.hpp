@@ -57,6 +57,14 @@ struct OfferWin {
     }
 };
 
+// Who applies a ply's updates: one thread alone, or several that may meet on an entry.
+enum class Updaters { One, Several };
+
+// The updaters of the arena the caller runs in.
+inline Updaters arena_updaters() {
+    return tbb::this_task_arena::max_concurrency() == 1 ? Updaters::One : Updaters::Several;
+}
+
 // Entry i of `side` is a predecessor of a position won in n plies: one more of its moves is known to
 // reach a win for the opponent, the last of them in n plies; when none is left the position is lost,
 // in one ply more than the longest of those wins and of its exits' wins.
@@ -64,10 +72,17 @@ struct CountDown {
     SchemeContext& c;
     int n;
     CodesInHand codes{c};
+    // A thread alone needs no locked decrement, which waits for every store before it.
+    Updaters updaters = arena_updaters();
     void operator()(Color side, uint64_t i) const {
         state::Code& code = codes(side, i);
-        if (!state::undecided(load_relaxed(code))) return;
-        const state::Code before = std::atomic_ref<state::Code>(code).fetch_sub(1, std::memory_order_relaxed);
+        const state::Code now = load_relaxed(code);
+        if (!state::undecided(now)) return;
+        state::Code before = now;
+        if (updaters == Updaters::One)
+            store_relaxed(code, state::Code(now - 1));
+        else
+            before = std::atomic_ref<state::Code>(code).fetch_sub(1, std::memory_order_relaxed);
         assert(before > 0 && state::undecided(before));
         if (before != 1) return;
         lose(side, i);

@@ -1,6 +1,6 @@
 // The table files do not depend on the number of threads: KRvK, KQvKR and KPvKP solved with 1, 2
-// and 3 threads are written byte for byte the same; so are KPvKP's checkpoints (en passant edges
-// included).
+// and 3 threads (one thread counts down without atomics, several with them) are written byte for
+// byte the same; so are KPvKP's checkpoints (en passant edges included).
 //
 // tbb::global_control only caps the threads: on a 2-core machine the default arena still has 2
 // slots, so a cap of 3 alone would run 2. Each solve therefore runs in a task_arena of exactly n
@@ -17,6 +17,7 @@
 
 #include "index/pawn_slices.hpp"
 #include "jobs/log.hpp"
+#include "solve/layer_sweep.hpp"
 #include "store/table_file.hpp"
 #include "support/solved_tables.hpp"
 
@@ -63,7 +64,10 @@ void expect_same_files_for_1_2_3_threads(const std::string& name, const WriteOpt
     std::unique_ptr<Table> first;
     for (int threads : {1, 2, 3}) {
         std::unique_ptr<Table> table;
-        with_exactly(threads, [&] { table = solve_in_memory(m, subtables); });
+        with_exactly(threads, [&] {
+            EXPECT_EQ(arena_updaters(), threads == 1 ? Updaters::One : Updaters::Several);
+            table = solve_in_memory(m, subtables);
+        });
         const fs::path file = table_path(dir.path / std::to_string(threads), m);
         fs::create_directories(file.parent_path());
         write_table(*table, file, options);
