@@ -25,8 +25,9 @@ uint64_t promotions_in_part_bytes(const Material& m, int threads);
 // waves).
 uint64_t wave_batch_bytes(const Material& m, int threads);
 
-// Bytes on disk of a checkpoint of m's solve, an upper bound: the sweeps' state, at most 2 bytes per
-// entry and side in the layer log; for a pawn table of its largest slice, with its
+// Bytes on disk of a checkpoint of m's solve, an upper bound but for the log's record headers: the
+// sweeps' state, and a byte per entry and side in the layer log (a gap of g entries takes at most g
+// bytes, so a side's gaps take at most its entries); for a pawn table of its largest slice, with its
 // slice store (the slices solved, compressed to less than half a byte per entry and side; KRPvKR's
 // store: 138 MB, 0.21). On `ranks` ranks each holds its part of the state and log, and a slice store
 // of its own: the store counts once per rank.
