@@ -49,37 +49,26 @@ inline void fold_exit(Dtm reached, int& best_win, bool& drawn) {
         drawn = true;
 }
 
-// The longest win for the opponent among the moves that leave the scheme (-1 if none), or NO_WIN
-// when one of them does not lose; and among those that leave the table.
-struct ExitWins {
-    int longest = -1, longest_table = -1;
-    void add(Dtm reached, bool by_leaving_table) {
-        if (longest == NO_WIN) return;
-        if (!is_win(reached)) {
-            longest = longest_table = NO_WIN;
-            return;
-        }
-        longest = std::max<int>(longest, reached);
-        if (by_leaving_table) longest_table = std::max<int>(longest_table, reached);
-    }
-    // Whether a capture or promotion achieves the loss in `plies` these exits allow.
-    bool settle(int plies) const { return longest_table + 1 == plies; }
-};
-
 // The exits of one entry folded: into a win bound or a draw kept, over every move that leaves the
-// scheme and over those that leave the table alone; and their longest wins, should every move lose.
+// scheme and over those that leave the table alone.
 struct ExitFold {
     int best_win = NO_WIN, table_win = NO_WIN;
     bool drawn = false, table_drawn = false;
-    ExitWins wins;
     void add(Dtm reached, bool by_leaving_table) {
         fold_exit(reached, best_win, drawn);
         if (by_leaving_table) fold_exit(reached, table_win, table_drawn);
-        wins.add(reached, by_leaving_table);
     }
     // Whether a capture or promotion achieves what these exits give the entry: its win bound, or
     // the draw kept when there is no win.
     bool settles() const { return best_win != NO_WIN ? table_win == best_win : table_drawn; }
+};
+
+// The longest win for the opponent among the moves that leave the scheme (-1 if none), or NO_WIN
+// when one of them does not lose; and among those that leave the table.
+struct ExitWins {
+    int longest = -1, longest_table = -1;
+    // Whether a capture or promotion achieves the loss in `plies` these exits allow.
+    bool settle(int plies) const { return longest_table + 1 == plies; }
 };
 
 // The values of an entry's moves that leave its scheme. The tables promoted into are as large as
@@ -113,8 +102,10 @@ inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const 
     for (int k = 0; k < moves.size; ++k) {
         const Move& m = moves.moves[size_t(k)];
         if (!leaves_scheme(e, m)) continue;
-        wins.add(reader.value(moves, k), leaves_table(m));
-        if (wins.longest == NO_WIN) break;
+        const Dtm v = reader.value(moves, k);
+        if (!is_win(v)) return {NO_WIN, NO_WIN};
+        wins.longest = std::max<int>(wins.longest, v);
+        if (leaves_table(m)) wins.longest_table = std::max<int>(wins.longest_table, v);
     }
     return wins;
 }
@@ -146,7 +137,7 @@ inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& 
     if (code != 0 || moves.size == 0) return code;  // a counter of 0 without a move: stalemate
     // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
     // will ever report to it.
-    const ExitWins& wins = fold.wins;
+    const ExitWins wins = longest_exit_wins(c.exits, e, moves);
     if (wins.longest == NO_WIN) return code;
     c.mark_settled(side, e.index, wins.settle(wins.longest + 1));
     return c.decided(side, e.index, wins.longest + 1, 0);
