@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <string>
+#include <thread>
 
 #include "support/app_run.hpp"
 #include "support/mpi_run.hpp"
@@ -96,11 +100,37 @@ std::vector<pid_t> ranks_stopped_at(const fs::path& dir, pid_t job, const std::s
     return pids;
 }
 
-// Whether `pid` still runs (a zombie left to a container's init does not).
+// Whether rank `pid` still runs (a zombie left to a container's init does not).
 bool runs(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string id, name, state;
     return stat >> id >> name >> state && state != "Z";
+}
+
+// The signals pending for `pid` (its process's and its threads'), as a mask of bit (signal - 1).
+uint64_t pending_signals(pid_t pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    uint64_t pending = 0;
+    for (std::string line; std::getline(status, line);)
+        if (line.starts_with("SigPnd:") || line.starts_with("ShdPnd:"))
+            pending |= std::stoull(line.substr(line.find(':') + 1), nullptr, 16);
+    return pending;
+}
+
+// Keeps stopped rank `pid` stopped until a SIGINT or SIGTERM is pending for it (or it has ended), then
+// wakes it; false when neither comes within SECONDS_TO_END. Signalled, mpirun wakes the ranks (SIGCONT)
+// before it ends them: woken at once, the ranks of a fast machine could end the table first.
+bool held_until_terminated(pid_t pid) {
+    const uint64_t terminating = (uint64_t(1) << (SIGINT - 1)) | (uint64_t(1) << (SIGTERM - 1));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(SECONDS_TO_END);
+    bool ending = false;
+    while (!ending && std::chrono::steady_clock::now() < until) {
+        kill(pid, SIGSTOP);
+        ending = !runs(pid) || (pending_signals(pid) & terminating);
+        if (!ending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    kill(pid, SIGCONT);
+    return ending;
 }
 
 // Whether `pid` ended within SECONDS_TO_END; it is killed when it did not, so that it cannot outlive
@@ -210,11 +240,10 @@ TEST_F(TbgenMpiFault, SigintAndSigtermToMpirunEndEveryRank) {
         const std::vector<pid_t> ranks = ranks_stopped_at(dir, job, TABLE + ": solving");
         ASSERT_EQ(ranks.size(), 2u);
         ASSERT_EQ(kill(job, sig), 0);
+        EXPECT_TRUE(held_until_terminated(ranks[1])) << "no SIGTERM from mpirun after signal " << sig;
         const int status = test::wait_for(job, SECONDS_TO_END);
         EXPECT_NE(status, -1) << "mpirun still ran " << SECONDS_TO_END << " s after signal " << sig;
         EXPECT_NE(status, 0);
-        // mpirun wakes the stopped rank (SIGCONT) to end it, so the ranks may solve on for the grace
-        // it gives them: only the file must not be there.
         expect_ended_in_the_table(dir, ranks);
     }
 }
