@@ -145,8 +145,8 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     for (const auto& way : ways) {
         plan.slices_on_disk = way.on_disk;
         plan.promotions_in_part = way.in_part;
-        // The slices in progress find their surveys. Held in memory, the solved slices keep theirs to
-        // the end (rank 0 every rank's, on ranks); the slice store keeps them on disk.
+        // The slices in progress find their surveys. Held in memory, the solved slices' are merged into
+        // the table's as they come (rank 0 every rank's, on ranks); the slice store keeps them on disk.
         if (ranks > 1) {
             plan.state = sweep_state_bytes(rank_share) + (settles ? survey_bytes(rank_share) : 0);
             plan.gathered_survey = way.on_disk ? 0 : survey;

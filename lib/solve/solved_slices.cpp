@@ -2,7 +2,6 @@
 
 #include <malloc.h>
 
-#include <algorithm>
 #include <cassert>
 
 #include "solve/slice_merge.hpp"
@@ -24,7 +23,7 @@ SolvedSlices::SolvedSlices(const Material& m, const std::vector<PawnConfig>& con
         for (int k = 0; k < first; ++k) {
             memory_.push_back(store_->read(k));
             const bool surveyed = options_.survey_exits && store_->surveyed(k);
-            surveys_.push_back(surveyed ? std::optional(store_->read_survey(k)) : std::nullopt);
+            take_survey(k, surveyed ? std::optional(store_->read_survey(k)) : std::nullopt);
         }
 }
 
@@ -38,7 +37,17 @@ void SolvedSlices::add(int k, SolvedSlice slice) {
     if (options_.slices_on_disk) return;
     assert(int(memory_.size()) == k);
     memory_.push_back(std::make_shared<const Table>(std::move(slice.values)));
-    surveys_.push_back(std::move(slice.survey));
+    take_survey(k, slice.survey);
+}
+
+void SolvedSlices::take_survey(int k, const std::optional<WriteSurvey>& slice) {
+    if (!options_.survey_exits || !slice) {
+        every_slice_surveyed_ = false;
+        survey_.reset();
+    }
+    if (!every_slice_surveyed_) return;
+    if (!survey_) survey_ = empty_survey(IndexScheme(material_).size());
+    merge(IndexScheme(material_, configs_[size_t(k)]), *slice, *survey_);
 }
 
 std::shared_ptr<const Table> SolvedSlices::reached(int k, SideSet sides) const {
@@ -61,7 +70,7 @@ SolvedTable SolvedSlices::finish() {
 // table and one slice, not twice the table).
 SolvedTable SolvedSlices::assembled() {
     if (store_) memory_.clear();
-    std::optional<WriteSurvey> survey = merged_surveys();
+    std::optional<WriteSurvey> survey = std::move(survey_);
     std::unique_ptr<Table> table;
     if (store_) {
         // Small slices live on the heap, whose freed pages stay resident: KBPvKP's 1128 slices held
@@ -81,20 +90,6 @@ SolvedTable SolvedSlices::assembled() {
     else if (survey)
         count_legal_values(*table, *survey);
     return {std::move(table), nullptr, std::move(survey)};
-}
-
-// The whole table's survey from its slices' (freed as they are merged), when every slice has one.
-std::optional<WriteSurvey> SolvedSlices::merged_surveys() {
-    std::optional<WriteSurvey> survey;
-    if (options_.survey_exits && std::ranges::all_of(surveys_, [](const auto& s) { return s.has_value(); })) {
-        survey = empty_survey(IndexScheme(material_).size());
-        for (size_t k = 0; k < surveys_.size(); ++k) {
-            merge(IndexScheme(material_, configs_[k]), *surveys_[k], *survey);
-            surveys_[k].reset();
-        }
-    }
-    surveys_.clear();
-    return survey;
 }
 
 }  // namespace retro

@@ -37,14 +37,18 @@ public:
 
 private:
     SolvedTable assembled();
-    std::optional<WriteSurvey> merged_surveys();
+    // Merges slice k's survey into the table's as the slice is added (the slice's is then freed: held
+    // to the end, the slices' surveys and the table's would be the table's twice), or drops the
+    // table's when the slice has none.
+    void take_survey(int k, const std::optional<WriteSurvey>& slice);
 
     const Material material_;
     const std::vector<PawnConfig>& configs_;
     const SolveOptions& options_;
     std::unique_ptr<SliceStore> store_;                 // on disk
     std::vector<std::shared_ptr<const Table>> memory_;  // or in memory, in the order of configs_
-    std::vector<std::optional<WriteSurvey>> surveys_;   // theirs, for the whole table's writer
+    std::optional<WriteSurvey> survey_;                 // theirs merged, for the whole table's writer
+    bool every_slice_surveyed_ = true;
 };
 
 }  // namespace retro

@@ -66,6 +66,37 @@ TEST(SolverSurvey, PawnTableThroughItsSliceStore) {
     expect_survey_of_the_search("KRPvK", options);
 }
 
+// The slice store keeps the surveys of the slices solved: a pawn table resumed between two slices
+// merges theirs with those of the slices after them, and has the whole table's.
+TEST(SolverSurvey, PawnTableResumedBetweenSlices) {
+    ScratchDir dir("solver-survey-resumed-slices");
+    const Material m = Material::parse("KRPvK");
+    const Tablebase& tables = test::solved_tables({"KRPvK"});
+    std::atomic<bool> stop{false};
+    bool stopped_once = false;
+    LineStream progress([&](const std::string& line) {
+        if (!stopped_once && line.starts_with("KRPvK slice 8 of ")) stop = stopped_once = true;
+    });
+    SolveOptions options;
+    options.control.lines = &progress;
+    options.checkpoint = dir.path / "KRPvK.checkpoint";
+    options.control.stop = &stop;
+    options.survey_exits = true;
+    EXPECT_THROW(solve_table(m, tables, options), Stopped);
+    ASSERT_TRUE(stopped_once);
+    stop = false;
+    const SolvedTable resumed = solve_table(m, tables, options);
+    ASSERT_TRUE(resumed.whole);
+    EXPECT_TRUE(*resumed.whole == *tables.find(m));
+    ASSERT_TRUE(resumed.survey);
+    const WriteSurvey searched = exit_settled(*resumed.whole, tables);
+    for (Color side : {WHITE, BLACK}) {
+        EXPECT_EQ(resumed.survey->legal.words[side], searched.legal.words[side]);
+        EXPECT_EQ(resumed.survey->settled.words[side], searched.settled.words[side]);
+        EXPECT_EQ(resumed.survey->counts[side], searched.counts[side]);
+    }
+}
+
 // A checkpoint keeps no survey: a resumed solve has none, and its writer searches the exits.
 TEST(SolverSurvey, NoneAfterAResume) {
     ScratchDir dir("solver-survey-resume");
