@@ -16,10 +16,10 @@ namespace {
 
 using store_test::ScratchDir;
 
-void expect_survey_of_the_search(const std::string& material, SolveOptions options = {}) {
-    const Tablebase& tables = test::solved_tables({material});
-    options.survey_exits = true;
-    const SolvedTable solved = solve_table(Material::parse(material), tables, options);
+// The survey the solve found against the search's after it: the legal and settled entries, and the
+// counts of their values.
+void expect_the_searchs_survey(const SolvedTable& solved, const Tablebase& tables,
+                               const std::string& material) {
     ASSERT_TRUE(solved.whole);
     ASSERT_TRUE(solved.survey);
     EXPECT_TRUE(*solved.whole == *tables.find(Material::parse(material)));
@@ -29,6 +29,34 @@ void expect_survey_of_the_search(const std::string& material, SolveOptions optio
         EXPECT_EQ(solved.survey->settled.words[side], searched.settled.words[side]) << material << " settled";
         EXPECT_EQ(solved.survey->counts[side], searched.counts[side]) << material << " counts";
     }
+}
+
+void expect_survey_of_the_search(const std::string& material, SolveOptions options = {}) {
+    const Tablebase& tables = test::solved_tables({material});
+    options.survey_exits = true;
+    expect_the_searchs_survey(solve_table(Material::parse(material), tables, options), tables, material);
+}
+
+// `material` solved with a checkpoint in `dir` and its survey asked for, stopped at the first
+// progress line that starts with `line`, and resumed.
+SolvedTable resumed_after_a_stop(const std::string& material, const std::string& line,
+                                 const std::filesystem::path& dir) {
+    const Material m = Material::parse(material);
+    const Tablebase& tables = test::solved_tables({material});
+    std::atomic<bool> stop{false};
+    bool stopped = false;
+    LineStream progress([&](const std::string& said) {
+        if (!stopped && said.starts_with(line)) stop = stopped = true;
+    });
+    SolveOptions options;
+    options.control.lines = &progress;
+    options.checkpoint = dir / (material + ".checkpoint");
+    options.control.stop = &stop;
+    options.survey_exits = true;
+    EXPECT_THROW(solve_table(m, tables, options), Stopped);
+    EXPECT_TRUE(stopped) << "no line " << line;
+    stop = false;
+    return solve_table(m, tables, options);
 }
 
 // A window of 3 plies (far codes, whose distances are derived again from the exits) as well as the
@@ -70,51 +98,15 @@ TEST(SolverSurvey, PawnTableThroughItsSliceStore) {
 // merges theirs with those of the slices after them, and has the whole table's.
 TEST(SolverSurvey, PawnTableResumedBetweenSlices) {
     ScratchDir dir("solver-survey-resumed-slices");
-    const Material m = Material::parse("KRPvK");
-    const Tablebase& tables = test::solved_tables({"KRPvK"});
-    std::atomic<bool> stop{false};
-    bool stopped_once = false;
-    LineStream progress([&](const std::string& line) {
-        if (!stopped_once && line.starts_with("KRPvK slice 8 of ")) stop = stopped_once = true;
-    });
-    SolveOptions options;
-    options.control.lines = &progress;
-    options.checkpoint = dir.path / "KRPvK.checkpoint";
-    options.control.stop = &stop;
-    options.survey_exits = true;
-    EXPECT_THROW(solve_table(m, tables, options), Stopped);
-    ASSERT_TRUE(stopped_once);
-    stop = false;
-    const SolvedTable resumed = solve_table(m, tables, options);
-    ASSERT_TRUE(resumed.whole);
-    EXPECT_TRUE(*resumed.whole == *tables.find(m));
-    ASSERT_TRUE(resumed.survey);
-    const WriteSurvey searched = exit_settled(*resumed.whole, tables);
-    for (Color side : {WHITE, BLACK}) {
-        EXPECT_EQ(resumed.survey->legal.words[side], searched.legal.words[side]);
-        EXPECT_EQ(resumed.survey->settled.words[side], searched.settled.words[side]);
-        EXPECT_EQ(resumed.survey->counts[side], searched.counts[side]);
-    }
+    expect_the_searchs_survey(resumed_after_a_stop("KRPvK", "KRPvK slice 8 of ", dir.path),
+                              test::solved_tables({"KRPvK"}), "KRPvK");
 }
 
 // A checkpoint keeps no survey: a resumed solve has none, and its writer searches the exits.
 TEST(SolverSurvey, NoneAfterAResume) {
     ScratchDir dir("solver-survey-resume");
-    const Material m = Material::parse("KQvKR");
-    const Tablebase& tables = test::solved_tables({"KQvKR"});
-    std::atomic<bool> stop{false};
-    LineStream progress([&](const std::string& line) {
-        if (line.starts_with("KQvKR: lost in 8:")) stop = true;
-    });
-    SolveOptions options;
-    options.control.lines = &progress;
-    options.checkpoint = dir.path / "KQvKR.checkpoint";
-    options.control.stop = &stop;
-    options.survey_exits = true;
-    EXPECT_THROW(solve_table(m, tables, options), Stopped);
-    stop = false;
-    const SolvedTable resumed = solve_table(m, tables, options);
-    EXPECT_TRUE(*resumed.whole == *tables.find(m));
+    const SolvedTable resumed = resumed_after_a_stop("KQvKR", "KQvKR: lost in 8:", dir.path);
+    EXPECT_TRUE(*resumed.whole == *test::solved_tables({"KQvKR"}).find(Material::parse("KQvKR")));
     EXPECT_FALSE(resumed.survey);
 }
 
