@@ -41,7 +41,7 @@ void SolvedSlices::add(int k, SolvedSlice slice) {
 }
 
 void SolvedSlices::take_survey(int k, const std::optional<WriteSurvey>& slice) {
-    if (!options_.survey_exits || !slice) {
+    if (!slice) {
         every_slice_surveyed_ = false;
         survey_.reset();
     }
