@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <bit>
+#include <cassert>
 
 #include "parallel/parallel_for.hpp"
 #include "solve/solver.hpp"
@@ -68,11 +69,18 @@ void merge(const Table& slice, Table& table) {
     for (Color side : {WHITE, BLACK}) {
         const auto& bytes = slice.bytes(side);
         auto& out = table.bytes_to_fill(side);
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, bytes.size(), 1 << 14), [&](const auto& r) {
-            TableIndexRuns table_index(slice.scheme);
-            for (uint64_t i = r.begin(); i < r.end(); ++i)
-                if (bytes[i] != Table::DRAW_BYTE) out[table_index(i)] = bytes[i];
-        });
+        // A run of the slice's entries lies at one stride in the table: one table_index a run.
+        const uint64_t run = slice.scheme.table_run(), stride = slice.scheme.table_run_stride();
+        assert(bytes.size() % run == 0);
+        par::parallel_for(tbb::blocked_range<uint64_t>(0, bytes.size() / run, 1 + (1 << 14) / run),
+                          [&](const auto& r) {
+                              for (uint64_t k = r.begin(); k < r.end(); ++k) {
+                                  const uint64_t first = k * run, base = slice.scheme.table_index(first);
+                                  for (uint64_t j = 0; j < run; ++j)
+                                      if (bytes[first + j] != Table::DRAW_BYTE)
+                                          out[base + j * stride] = bytes[first + j];
+                              }
+                          });
         if (slice.long_values(side).empty()) continue;
         std::vector<Table::LongValue> long_values;
         for (const auto& v : slice.long_values(side))
