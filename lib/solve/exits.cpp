@@ -57,6 +57,7 @@ Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& 
     const Dtm reached = entry_value_after(p, side, m, index);
     if (m.capture || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) != PAWN || (m.to ^ m.from) != 16)
         return reached;
+    if (!pos.pieces(~side, PAWN)) return reached;  // no pawn to take en passant
     const Position next = make_move(pos, m);
     if (next.ep_square() == NO_SQUARE) return reached;
     // The entry reached is the position without the en passant right: the opponent's best other
@@ -80,6 +81,7 @@ Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& 
 const ExitProbe::Route* ExitProbe::route_of(const Placement& p, Color side, const Move& m,
                                             Square& victim_square) const {
     victim_square = m.en_passant ? m.to - pawn_push(side) : (m.capture ? m.to : NO_SQUARE);
+    if (victim_square == NO_SQUARE && m.promotion == NO_PIECE_TYPE) return nullptr;  // a push
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
