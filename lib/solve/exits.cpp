@@ -85,7 +85,7 @@ const ExitProbe::Route* ExitProbe::route_of(const Placement& p, Color side, cons
     int victim = NONE;
     for (int s = 0; s < scheme_.men(); ++s)
         if (p.square[s] == victim_square) victim = scheme_.piece_of_slot(s).type;
-    if (victim == NONE && m.promotion == NO_PIECE_TYPE) return nullptr;
+    assert(victim != NONE || m.promotion != NO_PIECE_TYPE);  // a capture takes a man
     return &routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
 }
 
