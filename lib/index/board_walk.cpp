@@ -16,14 +16,15 @@ bool BoardWalk::in_run(const Placement& p) const {
     return true;
 }
 
-void BoardWalk::place(const Placement& p) {
+BoardWalk::Placed BoardWalk::place(const Placement& p) {
     if (stepping_ < 0) {
         board_ = scheme_.to_position(p);
         attacks_.emplace(board_);
-        return;
+        return Placed::NewRun;
     }
     const Square square = p.square[size_t(stepping_)];
-    if (!in_run(p)) {
+    const Placed placed = in_run(p) ? Placed::InRun : Placed::NewRun;
+    if (placed == Placed::NewRun) {
         run_ = p;
         rest_ = scheme_.to_position(p);
         rest_.remove(square);
@@ -33,6 +34,7 @@ void BoardWalk::place(const Placement& p) {
     board_.put(stepper_, square);
     assert(board_ == scheme_.to_position(p));
     attacks_.emplace(board_, *rest_attacks_, stepper_, square);
+    return placed;
 }
 
 }  // namespace retro

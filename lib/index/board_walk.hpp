@@ -17,8 +17,11 @@ public:
     explicit BoardWalk(const IndexScheme& scheme);
 
     // Places p, a valid placement of the scheme: its board (white to move, no en passant square)
-    // and the board's attacks.
-    void place(const Placement& p);
+    // and the board's attacks. Says whether p is in the run of the placement before.
+    enum class Placed { InRun, NewRun };
+    Placed place(const Placement& p);
+    // The slot of the man who alone moves along a run, or -1 when each placement is a run.
+    int stepping_slot() const { return stepping_; }
     const Position& board() const { return board_; }
     const BoardAttacks& attacks() const { return *attacks_; }
 

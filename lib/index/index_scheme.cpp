@@ -269,6 +269,19 @@ uint64_t IndexScheme::encode(const Placement& p, int image) const {
 
 uint64_t IndexScheme::encode(const Position& pos) const { return encode(to_placement(pos)); }
 
+std::optional<IndexScheme::LinearIndex> IndexScheme::linear_in(const Placement& q, int slot) const {
+    const Square wk = q.square[0], bk = q.square[1];
+    if (slot < 2 || slice_ || kings_->diagonal[wk][bk]) return std::nullopt;
+    const Group& g = groups_[size_t(slot_group_[slot])];
+    if (g.count > 1 || g.type == PAWN) return std::nullopt;
+    const Symmetry s = kings_->symmetry[wk][bk];
+    const Square owk = SYMMETRY.sq[s][wk], obk = SYMMETRY.sq[s][bk];
+    LinearIndex linear{0, g.stride, SYMMETRY.sq[s], std::min(owk, obk), std::max(owk, obk)};
+    linear.base = encode(q) - linear.at(q.square[slot]);  // at() without a base: his digit's part
+    assert(linear.at(q.square[slot]) == encode(q));
+    return linear;
+}
+
 uint64_t IndexScheme::encode_reoriented(uint64_t idx, const Placement& p, int slot, Square to,
                                         bool* reoriented) const {
     Placement moved = p;

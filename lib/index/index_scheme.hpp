@@ -14,6 +14,7 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "index/fast_divisor.hpp"
@@ -121,6 +122,21 @@ public:
             f(base + uint64_t(to - popcount(skipped & (square_bb(to) - 1))) * g.stride, false);
         }
     }
+
+    // The index of q as a function of the square of the man in `slot`, the other men kept: his
+    // digit square under q's orientation, times his group's stride, plus the rest.
+    struct LinearIndex {
+        uint64_t base, stride;
+        const Square* oriented;  // by square: where q's symmetry takes it
+        Square low, high;        // the kings, oriented
+        uint64_t at(Square s) const {
+            const Square t = oriented[s];
+            return base + uint64_t(t - (t > low) - (t > high)) * stride;
+        }
+    };
+    // Set when neither the orientation nor the other digits depend on that square: the man is a
+    // lone piece other than a king, the kings stand off the diagonal, and the scheme is no slice.
+    std::optional<LinearIndex> linear_in(const Placement& q, int slot) const;
 
     // True when both kings stand on the a1-h8 diagonal of a pawnless placement, where a move of any
     // man may change the orientation (encode_moved then re-orients).

@@ -8,6 +8,7 @@
 #include <array>
 
 #include "chess/movegen.hpp"
+#include "solve/run_exits.hpp"
 #include "solve/scheme_context.hpp"
 
 namespace retro {
@@ -71,12 +72,14 @@ struct ExitWins {
     bool settle(int plies) const { return longest_table + 1 == plies; }
 };
 
-// The values of an entry's moves that leave its scheme. The tables promoted into are as large as
-// this one and reached at random: the entries of the promotions are found and asked for together,
-// then read.
+// The values of an entry's moves that leave its scheme, through `run` when the entry is walked in
+// runs. Otherwise the tables promoted into, as large as this one and reached at random: the entries
+// of the promotions are found and asked for together, then read.
 class ExitReader {
 public:
-    ExitReader(const ExitProbe& exits, const Entry& e, const MoveList& moves) : exits_(exits), e_(e) {
+    ExitReader(const ExitProbe& exits, const Entry& e, const MoveList& moves, RunExits* run = nullptr)
+        : exits_(exits), e_(e), run_(run) {
+        if (run) return;
         for (int k = 0; k < moves.size; ++k)
             if (promotes(moves.moves[size_t(k)]))
                 asked_[size_t(k)] = exits.ask(e.pos.side_to_move(), e.placement, moves.moves[size_t(k)]);
@@ -84,6 +87,7 @@ public:
     // The value of moves[k], which leaves the scheme.
     Dtm value(const MoveList& moves, int k) const {
         const Move& m = moves.moves[size_t(k)];
+        if (run_) return run_->value(e_, m);
         if (promotes(m) && asked_[size_t(k)].table) return ExitProbe::read_asked(asked_[size_t(k)]);
         return exits_.value_after(e_.pos, e_.placement, m, e_.index);
     }
@@ -91,13 +95,15 @@ public:
 private:
     const ExitProbe& exits_;
     const Entry& e_;
+    RunExits* run_;
     // Set for the promotions only, and left unset elsewhere: zeroing 6 KiB for every entry cost the
     // first pass more than the promotions gain.
     std::array<ExitProbe::Asked, MoveList{}.moves.size()> asked_;
 };
 
-inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
-    const ExitReader reader(exits, e, moves);
+inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const MoveList& moves,
+                                  RunExits* run = nullptr) {
+    const ExitReader reader(exits, e, moves, run);
     ExitWins wins;
     for (int k = 0; k < moves.size; ++k) {
         const Move& m = moves.moves[size_t(k)];
@@ -111,8 +117,9 @@ inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const 
 }
 
 // The exits among `moves` folded (their quickest win: best_win, or NO_WIN).
-inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
-    const ExitReader reader(exits, e, moves);
+inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveList& moves,
+                           RunExits* run = nullptr) {
+    const ExitReader reader(exits, e, moves, run);
     ExitFold fold;
     for (int k = 0; k < moves.size; ++k) {
         const Move& m = moves.moves[size_t(k)];
@@ -123,10 +130,11 @@ inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveLis
 
 // Entry e's code `code` after its exits among `moves` (a win bound, a draw kept, or a loss at once
 // when every move is a losing exit), in the first pass (ply 0); surveys whether a capture or
-// promotion settles it. Called by the first pass.
-inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& moves, state::Code code) {
+// promotion settles it. Called by the first pass, with e's run when it walks in runs.
+inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& moves, state::Code code,
+                              RunExits* run) {
     const Color side = e.pos.side_to_move();
-    const ExitFold fold = fold_exits(c.exits, e, moves);
+    const ExitFold fold = fold_exits(c.exits, e, moves, run);
     c.mark_settled(side, e.index, fold.settles());
     if (fold.best_win != NO_WIN) {
         // A far code already is the quickest exit's bound, derived again from all exits.
@@ -137,7 +145,7 @@ inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& 
     if (code != 0 || moves.size == 0) return code;  // a counter of 0 without a move: stalemate
     // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
     // will ever report to it.
-    const ExitWins wins = longest_exit_wins(c.exits, e, moves);
+    const ExitWins wins = longest_exit_wins(c.exits, e, moves, run);
     if (wins.longest == NO_WIN) return code;
     c.mark_settled(side, e.index, wins.settle(wins.longest + 1));
     return c.decided(side, e.index, wins.longest + 1, 0);

@@ -89,8 +89,8 @@ const ExitProbe::Route* ExitProbe::route_of(const Placement& p, Color side, cons
     return &routes_[size_t(key(side, victim, m.promotion == NO_PIECE_TYPE ? NONE : m.promotion))];
 }
 
-std::pair<Color, uint64_t> ExitProbe::entry_reached(const Route& route, const Placement& p, Color side,
-                                                    const Move& m, Square victim_square) const {
+Placement ExitProbe::placement_reached(const Route& route, const Placement& p, const Move& m,
+                                       Square victim_square, int track, int& tracked) const {
     Placement sub;
     auto next = route.first_slot;  // the next free slot of each (colour, type) in the table reached
     for (int s = 0; s < scheme_.men(); ++s) {
@@ -102,10 +102,39 @@ std::pair<Color, uint64_t> ExitProbe::entry_reached(const Route& route, const Pl
             if (m.promotion != NO_PIECE_TYPE) piece.type = m.promotion;
         }
         const Color color = route.flip ? ~piece.color : piece.color;
-        sub.square[size_t(next[size_t(color * PIECE_TYPE_COUNT + piece.type)]++)] =
-            route.flip ? flip_rank(sq) : sq;
+        const int slot = next[size_t(color * PIECE_TYPE_COUNT + piece.type)]++;
+        if (s == track) tracked = slot;
+        sub.square[size_t(slot)] = route.flip ? flip_rank(sq) : sq;
     }
+    return sub;
+}
+
+std::pair<Color, uint64_t> ExitProbe::entry_reached(const Route& route, const Placement& p, Color side,
+                                                    const Move& m, Square victim_square) const {
+    int unused = -1;
+    const Placement sub = placement_reached(route, p, m, victim_square, -1, unused);
     return {route.flip ? side : ~side, route.table->scheme.encode(sub)};
+}
+
+ExitProbe::RunExit ExitProbe::run_exit(const Placement& p, Color side, const Move& m, int slot) const {
+    assert((m.capture || m.promotion != NO_PIECE_TYPE) && !m.en_passant);
+    Square victim_square;
+    const Route* route = route_of(p, side, m, victim_square);
+    assert(route);
+    if (route->in_part) return {RunExit::Kind::Entry};
+    if (!route->table) return {RunExit::Kind::Fixed};  // bare kings
+    const Square moving = p.square[size_t(slot)];
+    if (m.from == moving) {  // he captures: the same entry from any of his squares
+        const auto [to_move, reached] = entry_reached(*route, p, side, m, victim_square);
+        return {RunExit::Kind::Fixed, route->table->value(to_move, reached)};
+    }
+    // His square in the entry reached is his own, or the capturer's when he is taken.
+    int tracked = -1;
+    const int track = m.to == moving ? p.slot_of(m.from, scheme_.men()) : slot;
+    const Placement sub = placement_reached(*route, p, m, victim_square, track, tracked);
+    const auto linear = route->table->scheme.linear_in(sub, tracked);
+    if (!linear) return {RunExit::Kind::Entry};
+    return {RunExit::Kind::Linear, DTM_DRAW, route->table, route->flip ? side : ~side, route->flip, *linear};
 }
 
 Dtm ExitProbe::entry_value_after(const Placement& p, Color side, const Move& m, uint64_t index) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -46,6 +47,26 @@ public:
     Asked ask(Color side, const Placement& p, const Move& m) const;
     static Dtm read_asked(const Asked& asked) { return asked.table->value(asked.to_move, asked.entry); }
 
+    // The value of a capture or promotion (no en passant) along a run of entries in which the man in
+    // one slot alone moves: fixed when he captures, else the entry reached is a step from one index
+    // per square of his (LinearIndex); Entry when it is neither (a king moves, the kings share the
+    // diagonal, like men, a promotion read in part), and each entry's value is looked up whole.
+    struct RunExit {
+        enum class Kind { Fixed, Linear, Entry } kind;
+        Dtm fixed = DTM_DRAW;
+        const Table* table = nullptr;
+        Color to_move = WHITE;
+        bool flip = false;  // the table reached holds the material with colours swapped
+        IndexScheme::LinearIndex index{};
+    };
+    // Capture or promotion m of `side` in placement p, along the run of the man in `slot`.
+    RunExit run_exit(const Placement& p, Color side, const Move& m, int slot) const;
+    // A Linear run exit's value with the moving man on s.
+    static Dtm run_value(const RunExit& exit, Square s) {
+        assert(exit.kind == RunExit::Kind::Linear);
+        return exit.table->value(exit.to_move, exit.index.at(exit.flip ? flip_rank(s) : s));
+    }
+
 private:
     static constexpr int NONE = 6;  // no capture / no promotion, in the route key
     struct Route {
@@ -58,6 +79,10 @@ private:
     static void set_slots(Route& route, const IndexScheme& scheme);
     // The square of the man m captures (NO_SQUARE if none) and the route of m: nullptr for a push.
     const Route* route_of(const Placement& p, Color side, const Move& m, Square& victim_square) const;
+    // The placement of route.table that m reaches; `tracked` is the slot there of the man in slot
+    // `track` of p (-1: none).
+    Placement placement_reached(const Route& route, const Placement& p, const Move& m, Square victim_square,
+                                int track, int& tracked) const;
     // The entry of route.table that m reaches, and its side to move.
     std::pair<Color, uint64_t> entry_reached(const Route& route, const Placement& p, Color side,
                                              const Move& m, Square victim_square) const;

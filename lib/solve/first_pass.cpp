@@ -1,6 +1,7 @@
 #include "solve/first_pass.hpp"
 
 #include <cassert>
+#include <optional>
 #include <string>
 
 #include "chess/movegen.hpp"
@@ -95,7 +96,7 @@ int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveList& exit
 
 // Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors, or what its
 // exits (captures, promotions, pushes) make of it.
-Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
+Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks, RunExits* run) {
     const Color side = e.pos.side_to_move();
     MoveSummary moves;
     const int quiet = quiet_successors(c.scheme, e, attacks, moves).count;
@@ -103,7 +104,7 @@ Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks) {
         return attacks.in_check(side) ? c.decided(side, e.index, 0, 0) : NEVER_LOST;  // mate or stalemate
     if (moves.exits.size) c.mark_exits(side, e.index);
     const Code counter = quiet_counter(e.pos, quiet);
-    return take_exits(c, e, moves.exits, counter);
+    return take_exits(c, e, moves.exits, counter, run);
 }
 
 }  // namespace
@@ -117,17 +118,19 @@ void first_pass(SchemeContext& c) {
     // Both sides to move in one walk: each entry is placed, and its men's attacks looked up, once.
     c.for_each_block([&](uint64_t first, uint64_t last) {
         BoardWalk walk(scheme);
+        std::optional<RunExits> run;  // none when no man moves alone (a slice's pieces are its kings)
+        if (walk.stepping_slot() >= 0) run.emplace(c.exits, walk.stepping_slot());
         for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
             if (!cursor.valid()) continue;
             const Placement& p = cursor.placement();
-            walk.place(p);
+            if (walk.place(p) == BoardWalk::Placed::NewRun && run) run->new_run();
             Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, walk.board()};
             const BoardAttacks& attacks = walk.attacks();
             for (Color side : {WHITE, BLACK}) {
                 if (attacks.in_check(~side)) continue;  // not an entry of `side` to move
                 e.pos.set_side_to_move(side);
                 c.mark_legal(side, e.index);
-                c.code(side, e.index) = first_code(c, e, attacks);
+                c.code(side, e.index) = first_code(c, e, attacks, run ? &*run : nullptr);
             }
         }
         examined.add(2 * (last - first));

@@ -1,6 +1,7 @@
 // ExitProbe::value_after, which maps the solver's placement straight onto a sub-table's slots, and
 // ExitProbe::ask, which finds the entry to read ahead, against Tablebase::probe of the position
-// after the move, for every capture, en passant capture, promotion and push of random positions.
+// after the move, for every capture, en passant capture, promotion and push of random positions;
+// and RunExits, which finds a capture once along a run of entries, against value_after.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,9 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "index/board_walk.hpp"
 #include "index/dependencies.hpp"
+#include "index/index_cursor.hpp"
 #include "index/pawn_slices.hpp"
 #include "solve/exits.hpp"
+#include "solve/run_exits.hpp"
 #include "support/random_positions.hpp"
 #include "support/solved_tables.hpp"
 
@@ -187,4 +191,84 @@ TEST(ExitProbePushes, MatchProbeAfterTheMove) {
     }
     EXPECT_GT(pushes, 10000);
     EXPECT_GT(en_passant, 100);
+}
+
+namespace {
+
+struct RunCoverage {
+    int runs = 0, promotions = 0, flipped = 0;  // flipped: linear into a table of colours swapped
+    std::map<ExitProbe::RunExit::Kind, int> kinds;
+};
+
+// Walks `count` entries of `scheme` from `first` as the first pass does, and compares the value of
+// every capture and promotion through RunExits with value_after's.
+void compare_run_exits(const IndexScheme& scheme, const ExitProbe& exits, uint64_t first, int count,
+                       RunCoverage& c) {
+    BoardWalk walk(scheme);
+    RunExits run(exits, walk.stepping_slot());
+    for (IndexCursor cursor(scheme, first); cursor.index() < first + uint64_t(count); cursor.next()) {
+        if (!cursor.valid()) continue;
+        const Placement& p = cursor.placement();
+        if (walk.place(p) == BoardWalk::Placed::NewRun) {
+            run.new_run();
+            ++c.runs;
+        }
+        Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, walk.board()};
+        for (Color side : {WHITE, BLACK}) {
+            if (walk.attacks().in_check(~side)) continue;
+            e.pos.set_side_to_move(side);
+            MoveList moves;
+            generate_legal_moves(e.pos, moves);
+            for (const Move& m : moves) {
+                if ((!m.capture && m.promotion == NO_PIECE_TYPE) || m.en_passant) continue;
+                EXPECT_EQ(int(run.value(e, m)), int(exits.value_after(e.pos, p, m, e.index)))
+                    << e.pos.fen() << " " << to_uci(m);
+                const ExitProbe::RunExit exit = exits.run_exit(p, side, m, walk.stepping_slot());
+                ++c.kinds[exit.kind];
+                c.flipped += exit.kind == ExitProbe::RunExit::Kind::Linear && exit.flip;
+                c.promotions += m.promotion != NO_PIECE_TYPE;
+            }
+        }
+        if (testing::Test::HasFailure()) return;
+    }
+}
+
+void expect_every_kind(const RunCoverage& c) {
+    if (testing::Test::HasFailure()) return;  // the comparison stopped at its first failure
+    EXPECT_GT(c.runs, 1000);
+    for (auto kind :
+         {ExitProbe::RunExit::Kind::Fixed, ExitProbe::RunExit::Kind::Linear, ExitProbe::RunExit::Kind::Entry})
+        EXPECT_GT(c.kinds.count(kind) ? c.kinds.at(kind) : 0, 10) << "kind " << int(kind);
+}
+
+}  // namespace
+
+// A pawnless table, into sub-tables with colours swapped or not, from entries off the diagonal and
+// on it.
+TEST(RunExitsTest, MatchValueAfterAlongRuns) {
+    const Material m = Material::parse("KRvKQN");
+    const auto tables = scrambled_subtables(m);
+    const IndexScheme scheme(m);
+    const ExitProbe exits(scheme, *tables);
+    RunCoverage c;
+    for (uint64_t first : {uint64_t(0), scheme.size() / 3, scheme.size() - 40000})
+        compare_run_exits(scheme, exits, first, 40000, c);
+    expect_every_kind(c);
+    EXPECT_GT(c.flipped, 10);
+}
+
+// The slices of a pawn table, where a pawn captures too (its square in the entry reached is not
+// the moving man's), into pawnless tables and tables with pawns.
+TEST(RunExitsTest, MatchValueAfterAlongRunsOfSlices) {
+    const Material m = Material::parse("KRvKP");
+    const auto tables = scrambled_subtables(m);
+    RunCoverage c;
+    const std::vector<PawnConfig> configs = pawn_configs(m);
+    for (size_t k = 0; k < configs.size(); ++k) {  // each slice from another king pair
+        const IndexScheme slice(m, configs[k]);
+        const ExitProbe exits(slice, *tables);
+        compare_run_exits(slice, exits, slice.size() * k / configs.size(), 10000, c);
+    }
+    expect_every_kind(c);
+    EXPECT_GT(c.promotions, 100);
 }
