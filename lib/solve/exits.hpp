@@ -49,8 +49,8 @@ public:
 
     // The value of a capture or promotion (no en passant) along a run of entries in which the man in
     // one slot alone moves: fixed when he captures, else the entry reached is a step from one index
-    // per square of his (LinearIndex); Entry when it is neither (a king moves, the kings share the
-    // diagonal, like men, a promotion read in part), and each entry's value is looked up whole.
+    // per square of his (LinearIndex); Entry when it is neither (a king or a pawn takes him, the
+    // kings share the diagonal, like men, a promotion read in part): each entry's is looked up whole.
     struct RunExit {
         enum class Kind { Fixed, Linear, Entry } kind;
         Dtm fixed = DTM_DRAW;
