@@ -131,7 +131,7 @@ public:
         Square low, high;        // the kings, oriented
         uint64_t at(Square s) const {
             const Square t = oriented[s];
-            return base + uint64_t(t - (t > low) - (t > high)) * stride;
+            return base + uint64_t(t - (t > low) - (t > high)) * stride;  // a piece's digit_square
         }
     };
     // Set when neither the orientation nor the other digits depend on that square: the man is a

@@ -118,7 +118,7 @@ void first_pass(SchemeContext& c) {
     // Both sides to move in one walk: each entry is placed, and its men's attacks looked up, once.
     c.for_each_block([&](uint64_t first, uint64_t last) {
         BoardWalk walk(scheme);
-        std::optional<RunExits> run;  // none when no man moves alone (a slice's pieces are its kings)
+        std::optional<RunExits> run;  // none when no man moves alone (a slice of kings and pawns)
         if (walk.stepping_slot() >= 0) run.emplace(c.exits, walk.stepping_slot());
         for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
             if (!cursor.valid()) continue;
