@@ -221,8 +221,7 @@ void move_summaries(benchmark::State& state, const Material& m) {
             if (a.in_check(~side)) continue;
             pos.set_side_to_move(side);
             MoveSummary summary;
-            if (summarize_legal_moves(pos, a, summary))
-                moves += summary.quiet_piece_moves + popcount(summary.king_targets) + summary.exits.size;
+            if (summarize_legal_moves(pos, a, summary)) moves += summary.quiet_moves() + summary.exits.size;
         }
         i = (i + 1) & (SAMPLES - 1);
     }

@@ -243,7 +243,7 @@ bool summarize_legal_moves(const Position& pos, const BoardAttacks& attacks, Mov
         const Square from = pop_lsb(b);
         Bitboard targets = attacks.of(from) & ~own & evasions;
         if (pinned & square_bb(from)) targets &= line_through(king, from);  // stays on the pin line
-        s.quiet_piece_moves += popcount(targets & ~enemy);
+        s.add_piece_targets(from, targets & ~enemy);
         for (Bitboard t = targets & enemy; t;) s.exits.push(capture(from, pop_lsb(t)));
     }
     const Bitboard king_targets = attacks.of(king) & ~own & ~attacks.king_danger(pos, them);
@@ -268,6 +268,26 @@ bool summarize_legal_moves(const Position& pos, const BoardAttacks& attacks, Mov
             add_pawn_move(s.exits, from, pop_lsb(t), PawnMove::Capture);
     }
     return true;
+}
+
+void list_legal_moves(const Position& pos, MoveSummary& s) {
+    MoveList all;
+    generate_legal_moves(pos, all);
+    const Color us = pos.side_to_move();
+    const Square king = pos.king(us);
+    Bitboard targets[64] = {};  // of each piece's quiet moves, by its square
+    for (const Move& m : all) {
+        if (m.capture || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) == PAWN)
+            s.exits.push(m);
+        else if (m.from == king)
+            s.king_targets |= square_bb(m.to);
+        else
+            targets[m.from] |= square_bb(m.to);
+    }
+    for (Bitboard b = pos.pieces(us) & ~pos.pieces(KING) & ~pos.pieces(PAWN); b;) {
+        const Square from = pop_lsb(b);
+        s.add_piece_targets(from, targets[from]);
+    }
 }
 
 bool has_legal_ep_capture(const Position& pos) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 
 #include "chess/move.hpp"
 
@@ -19,12 +20,38 @@ void generate_legal_exits(const Position& pos, MoveList& list);
 void generate_legal_captures_and_pawn_moves(const Position& pos, MoveList& list);
 
 // The legal moves in summary, for callers that only need to count most of them: the quiet moves of
-// pieces other than the king are counted, the king's given as their targets; the moves that leave a
-// pawn slice (captures, promotions and pawn pushes) are listed.
+// the pieces other than the king given as each piece's targets, and the king's as his; the moves
+// that leave a pawn slice (captures, promotions and pawn pushes) listed.
+struct PieceTargets {
+    Square from;
+    Bitboard to;
+};
 struct MoveSummary {
-    int quiet_piece_moves = 0;  // quiet moves of pieces (queens, rooks, bishops and knights)
+    // One side has at most five pieces besides its king in 7 men.
+    static constexpr int MAX_PIECES = 5;
+    std::array<PieceTargets, MAX_PIECES> piece_targets;  // of the pieces (not kings, not pawns)
+    int pieces = 0;
     Bitboard king_targets = 0;  // the squares of the king's quiet moves
     MoveList exits;             // captures, promotions and pushes
+
+    void add_piece_targets(Square from, Bitboard to) {
+        assert(pieces < MAX_PIECES);
+        piece_targets[size_t(pieces++)] = {from, to};
+    }
+    int quiet_piece_moves() const {
+        int n = 0;
+        for (int i = 0; i < pieces; ++i) n += popcount(piece_targets[size_t(i)].to);
+        return n;
+    }
+    int quiet_moves() const { return quiet_piece_moves() + popcount(king_targets); }
+    // The targets of the quiet moves of the man of the side to move on `from` (none when he has
+    // none, or is no man of that side).
+    Bitboard quiet_targets(Square from, Square king) const {
+        if (from == king) return king_targets;
+        for (int i = 0; i < pieces; ++i)
+            if (piece_targets[size_t(i)].from == from) return piece_targets[size_t(i)].to;
+        return 0;
+    }
 };
 
 // The attacks of every man of a board, looked up once for both sides to move: the first pass asks
@@ -60,6 +87,9 @@ private:
 // every listed or counted move is legal, in check too); returns false otherwise, and the caller
 // generates the moves one by one. `attacks` are pos's.
 bool summarize_legal_moves(const Position& pos, const BoardAttacks& attacks, MoveSummary& s);
+
+// Fills s from the legal moves generated one by one: any position, en passant and pinned pawns too.
+void list_legal_moves(const Position& pos, MoveSummary& s);
 
 // True when the side to move has at least one legal move.
 bool has_legal_move(const Position& pos);

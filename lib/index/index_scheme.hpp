@@ -142,15 +142,6 @@ public:
     // man may change the orientation (encode_moved then re-orients).
     bool kings_on_diagonal(const Placement& p) const { return kings_->diagonal[p.square[0]][p.square[1]]; }
 
-    // True when the king in `slot` (0 or 1) moving to `to` re-orients onto the same king pair: only
-    // then can the index reached meet that of a move by another man.
-    bool king_move_returns_to_pair(const Placement& p, int slot, Square to) const {
-        Square kings[2] = {p.square[0], p.square[1]};
-        kings[slot] = to;
-        const Symmetry s = kings_->symmetry[kings[0]][kings[1]];
-        return apply_symmetry(s, kings[0]) == p.square[0] && apply_symmetry(s, kings[1]) == p.square[1];
-    }
-
     // In a slice: the index, in the whole table's scheme (IndexScheme(material())), of entry idx.
     uint64_t table_index(uint64_t idx) const;
     // In a slice: the entries of a run of table_run() (runs start at its multiples) stand

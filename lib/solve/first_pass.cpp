@@ -1,5 +1,6 @@
 #include "solve/first_pass.hpp"
 
+#include <array>
 #include <cassert>
 #include <optional>
 #include <string>
@@ -10,7 +11,6 @@
 #include "index/symmetry.hpp"
 #include "parallel/shared_progress.hpp"
 #include "solve/entry_exits.hpp"
-#include "solve/neighbours.hpp"
 
 namespace retro {
 
@@ -18,80 +18,74 @@ namespace {
 
 using namespace state;
 
-// How many distinct entries the quiet moves reach. Moves of men other than kings keep the
-// orientation and reach distinct entries; only king moves need their indices compared, and all
-// moves when a king move re-orients onto the same king pair or the kings share the diagonal.
-int distinct_successors(const IndexScheme& scheme, const Entry& e, const MoveList& quiet) {
-    const Bitboard kings = e.pos.pieces(KING);
-    bool compare_all = e.diagonal;
-    for (const Move& m : quiet)
-        if (!compare_all && (kings & square_bb(m.from)))
-            compare_all = scheme.king_move_returns_to_pair(e.placement, e.placement.slot_of(m.from, 2), m.to);
-    IndexList compared;
-    int others = 0;
-    for (const Move& m : quiet) {
-        if (compare_all || (kings & square_bb(m.from)))
-            add_moved(scheme, compared, e, m.from, m.to);
-        else
-            ++others;
-    }
-    return compared.size + others;
+// The symmetry other than the identity that keeps the square of the king that does not move, or
+// IDENTITY when there is none. Two quiet successors share an entry only when a symmetry of the index
+// maps one onto the other, and that king stands on the same square in both: so only through this
+// one. With pawns there is none (the mirror keeps no square), nor with that king off both diagonals.
+Symmetry folding_symmetry(const IndexScheme& scheme, const Position& pos) {
+    if (scheme.has_pawns()) return IDENTITY;
+    const Square other = pos.king(~pos.side_to_move());
+    return file_of(other) == rank_of(other)       ? TRANSPOSE
+           : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
+                                                  : IDENTITY;
 }
 
-// How many of the king's quiet moves (to `targets`) reach the entry of another of them: none unless
-// symmetry s maps every other man onto a like man; then each pair of targets that s swaps counts once.
-int king_moves_met(const Position& pos, Bitboard targets, Symmetry s) {
-    if (more_men_off_symmetry(pos, s, 1)) return 0;  // the king is off s's diagonal, so one is the king
-    // The targets whose image is another target.
-    int swapped = 0;
-    for (Bitboard t = targets; t;) {
-        const Square x = pop_lsb(t), y = apply_symmetry(s, x);
-        swapped += y != x && (targets & square_bb(y));
-    }
-    return swapped / 2;
+// Whether two quiet moves may reach one entry through s: the successor of one is the image of the
+// other's. Each move changes two (man, square) pairs, so the position and its image under s then
+// differ in at most four: at most two men are off s.
+bool moves_may_meet_through(const Position& pos, Symmetry s) {
+    return s != IDENTITY && !more_men_off_symmetry(pos, s, 2);
 }
 
-// Two quiet moves reach one entry only through a symmetry s that maps the position after one onto
-// the position after the other. Each move changes two (man, square) pairs, so the position and its
-// image under s then differ in at most four: at most two men are off s. Past that, every quiet move
-// reaches an entry of its own.
-bool moves_may_meet_through(const Position& pos, Symmetry s) { return !more_men_off_symmetry(pos, s, 2); }
-
-// The distinct entries the quiet moves of a summary reach, or -1 when the moves must be listed to
-// tell: a symmetry that keeps the kings' places may fold them, and the men are nearly symmetric.
-int quick_quiet_count(const IndexScheme& scheme, const Entry& e, const MoveSummary& moves) {
-    const int quiet = moves.quiet_piece_moves + popcount(moves.king_targets);
-    if (scheme.has_pawns()) return quiet;  // the mirror keeps no square, so no king in place
-    // Both kings on the a1-h8 diagonal: the transpose keeps them and may fold any two moves.
-    if (e.diagonal) return moves_may_meet_through(e.pos, TRANSPOSE) ? -1 : quiet;
-    // Otherwise a king move meets another quiet move's entry only through a symmetry that fixes the
-    // other king: the transpose or anti-transpose with that king on its diagonal.
-    if (!moves.king_targets) return quiet;
-    const Color side = e.pos.side_to_move();
-    const Square other = e.pos.king(~side);
-    const Symmetry fixing = file_of(other) == rank_of(other)       ? TRANSPOSE
-                            : file_of(other) == 7 - rank_of(other) ? ANTI_TRANSPOSE
-                                                                   : IDENTITY;
-    if (fixing == IDENTITY || !moves_may_meet_through(e.pos, fixing)) return quiet;
-    const int king_slot = side == WHITE ? 0 : 1;
-    for (Bitboard t = moves.king_targets; t;)
-        if (scheme.king_move_returns_to_pair(e.placement, king_slot, pop_lsb(t))) return -1;
-    return quiet - king_moves_met(e.pos, moves.king_targets, fixing);
-}
-
-// Generates the moves one by one into `exits` (emptied first); returns the number of distinct
-// entries the other (quiet) moves reach.
-int listed_quiet_count(const IndexScheme& scheme, const Entry& e, MoveList& exits) {
-    MoveList all, quiet;
-    generate_legal_moves(e.pos, all);
-    exits.size = 0;
-    for (const Move& m : all) {
-        if (leaves_scheme(e, m))
-            exits.push(m);
-        else
-            quiet.push(m);
-    }
-    return distinct_successors(scheme, e, quiet);
+// How many quiet moves of the summary reach a successor whose image under s is another quiet
+// successor: twice the entries they share, s being its own inverse. The image of a move's successor
+// differs from the position in the squares that s's image of the board differs in, and the images of
+// the move's two squares; it is a successor when that leaves one man of the side to move on
+// another's squares, a quiet move's. A man's targets split by whether their image stands in that
+// difference (then it loses a square, else gains one), so most are never looked at one by one.
+int successors_met(const Position& pos, const MoveSummary& moves, Symmetry s) {
+    std::array<std::array<Bitboard, PIECE_TYPE_COUNT>, 2> differ{};  // each kind of man against its image
+    int off = 0;  // the squares of the board and its image that differ
+    for (Color c : {WHITE, BLACK})
+        for (int t = KING; t <= PAWN; ++t)
+            if (const Bitboard men = pos.pieces(c, PieceType(t))) {
+                differ[c][t] = men ^ apply_symmetry(s, men);
+                off += popcount(differ[c][t]);
+            }
+    const Color side = pos.side_to_move();
+    const Square king = pos.king(side);
+    // Whether the image of the successor of from-to, which differs from the board by `moved` in the
+    // moving man's kind, is another quiet successor.
+    const auto image_of_another = [&](Square from, Square to, Bitboard moved) {
+        for (Color c : {WHITE, BLACK})
+            for (int t = KING; t <= PAWN; ++t) {
+                // Each kind keeps its number of men: the two squares belong to one kind.
+                const Bitboard d = c == side && t == pos.type_on(from) ? moved : differ[c][t];
+                if (popcount(d) != 2) continue;
+                const Bitboard men = pos.pieces(c, PieceType(t));
+                const Square other_from = lsb(d & men), other_to = lsb(d & ~men);
+                if (other_from == from && other_to == to) return false;  // the successor is its own image
+                return c == side && bool(moves.quiet_targets(other_from, king) & square_bb(other_to));
+            }
+        return false;
+    };
+    int met = 0;
+    const auto count_from = [&](Square from, Bitboard targets) {
+        const Bitboard kind = differ[side][pos.type_on(from)];
+        const Bitboard lifted = kind ^ square_bb(apply_symmetry(s, from));  // the kind less the man's image
+        const int rest = off - popcount(kind) + popcount(lifted);
+        const Bitboard in_lifted = targets & apply_symmetry(s, lifted);  // their image in `lifted`
+        const Bitboard candidates =
+            (rest - 1 == 2 ? in_lifted : 0) | (rest + 1 == 2 ? targets & ~in_lifted : 0);
+        for (Bitboard b = candidates; b;) {
+            const Square to = pop_lsb(b);
+            met += image_of_another(from, to, lifted ^ square_bb(apply_symmetry(s, to)));
+        }
+    };
+    for (int i = 0; i < moves.pieces; ++i)
+        count_from(moves.piece_targets[size_t(i)].from, moves.piece_targets[size_t(i)].to);
+    count_from(king, moves.king_targets);
+    return met;
 }
 
 // Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors, or what its
@@ -140,11 +134,11 @@ void first_pass(SchemeContext& c) {
 
 QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, const BoardAttacks& attacks,
                                  MoveSummary& moves, SuccessorPath path) {
-    if (path == SuccessorPath::Counted && summarize_legal_moves(e.pos, attacks, moves)) {
-        const int quiet = quick_quiet_count(scheme, e, moves);
-        if (quiet >= 0) return {quiet, SuccessorPath::Counted};
-    }
-    return {listed_quiet_count(scheme, e, moves.exits), SuccessorPath::Listed};
+    const bool counted = path == SuccessorPath::Counted && summarize_legal_moves(e.pos, attacks, moves);
+    if (!counted) list_legal_moves(e.pos, moves);
+    const Symmetry fold = folding_symmetry(scheme, e.pos);
+    const int met = moves_may_meet_through(e.pos, fold) ? successors_met(e.pos, moves, fold) : 0;
+    return {moves.quiet_moves() - met / 2, counted ? SuccessorPath::Counted : SuccessorPath::Listed};
 }
 
 state::Code quiet_counter(const Position& pos, int quiet) {

@@ -13,17 +13,16 @@ namespace retro {
 // leaving blocks unvisited, once a stop is requested.
 void first_pass(SchemeContext& c);
 
-// How quiet_successors tells the distinct entries an entry's quiet moves reach: counted from the
-// summary of its moves (attack sets and popcounts, king moves compared only where a symmetry may fold
-// them), or listed move by move, the successors of the moves that may meet encoded and compared.
+// How quiet_successors gathers an entry's moves: summarized from the board's attacks (attack sets
+// per man), or listed move by move, which any position allows (a pinned pawn, en passant).
 enum class SuccessorPath { Counted, Listed };
 struct QuietSuccessors {
     int count;
     SuccessorPath path;  // the one taken
 };
-// The distinct entries e's quiet moves reach, and its exits in moves.exits. Counted when `path`
-// asks for it and the summary can tell (no pinned pawn, and no symmetry that keeps the kings'
-// places maps the men nearly onto themselves); listed otherwise. `attacks` are e.pos's.
+// The distinct entries e's quiet moves reach, and its exits in moves.exits (moves empty before).
+// Summarized when `path` asks for it and the summary can tell (no pinned pawn), listed otherwise.
+// Moves that meet, through the symmetry that keeps the other king, count once. `attacks` are e.pos's.
 QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, const BoardAttacks& attacks,
                                  MoveSummary& moves, SuccessorPath path = SuccessorPath::Counted);
 
