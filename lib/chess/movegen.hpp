@@ -38,14 +38,13 @@ struct MoveSummary {
         assert(pieces < MAX_PIECES);
         piece_targets[size_t(pieces++)] = {from, to};
     }
-    int quiet_piece_moves() const {
-        int n = 0;
+    int quiet_moves() const {
+        int n = popcount(king_targets);
         for (int i = 0; i < pieces; ++i) n += popcount(piece_targets[size_t(i)].to);
         return n;
     }
-    int quiet_moves() const { return quiet_piece_moves() + popcount(king_targets); }
-    // The targets of the quiet moves of the man of the side to move on `from` (none when he has
-    // none, or is no man of that side).
+    // The targets of the quiet moves of the man on `from`, `king` being the square of the king of the
+    // side to move: none when the man has none, or is no man of that side.
     Bitboard quiet_targets(Square from, Square king) const {
         if (from == king) return king_targets;
         for (int i = 0; i < pieces; ++i)
