@@ -55,12 +55,12 @@ int successors_met(const Position& pos, const MoveSummary& moves, Symmetry s) {
     const Color side = pos.side_to_move();
     const Square king = pos.king(side);
     // Whether the image of the successor of from-to, which differs from the board by `moved` in the
-    // moving man's kind, is another quiet successor.
-    const auto image_of_another = [&](Square from, Square to, Bitboard moved) {
+    // moving man's kind (`type`), is another quiet successor.
+    const auto image_of_another = [&](Square from, Square to, PieceType type, Bitboard moved) {
         for (Color c : {WHITE, BLACK})
             for (int t = KING; t <= PAWN; ++t) {
                 // Each kind keeps its number of men: the two squares belong to one kind.
-                const Bitboard d = c == side && t == pos.type_on(from) ? moved : differ[c][t];
+                const Bitboard d = c == side && t == type ? moved : differ[c][t];
                 if (popcount(d) != 2) continue;
                 const Bitboard men = pos.pieces(c, PieceType(t));
                 const Square other_from = lsb(d & men), other_to = lsb(d & ~men);
@@ -71,7 +71,8 @@ int successors_met(const Position& pos, const MoveSummary& moves, Symmetry s) {
     };
     int met = 0;
     const auto count_from = [&](Square from, Bitboard targets) {
-        const Bitboard kind = differ[side][pos.type_on(from)];
+        const PieceType type = pos.type_on(from);
+        const Bitboard kind = differ[side][type];
         const Bitboard lifted = kind ^ square_bb(apply_symmetry(s, from));  // the kind less the man's image
         const int rest = off - popcount(kind) + popcount(lifted);
         const Bitboard in_lifted = targets & apply_symmetry(s, lifted);  // their image in `lifted`
@@ -79,7 +80,7 @@ int successors_met(const Position& pos, const MoveSummary& moves, Symmetry s) {
             (rest - 1 == 2 ? in_lifted : 0) | (rest + 1 == 2 ? targets & ~in_lifted : 0);
         for (Bitboard b = candidates; b;) {
             const Square to = pop_lsb(b);
-            met += image_of_another(from, to, lifted ^ square_bb(apply_symmetry(s, to)));
+            met += image_of_another(from, to, type, lifted ^ square_bb(apply_symmetry(s, to)));
         }
     };
     for (int i = 0; i < moves.pieces; ++i)

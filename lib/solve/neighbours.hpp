@@ -1,5 +1,5 @@
-// The entries one move away from an entry within its scheme, as indices: those its quiet moves reach
-// (counted by the first pass) and its predecessors, one un-move back (visited by the layer sweeps).
+// The entries one un-move back from an entry within its scheme, as indices: its predecessors, which
+// the layer sweeps visit.
 #pragma once
 
 #include <algorithm>
@@ -32,14 +32,6 @@ struct IndexList {
         }
     }
 };
-
-// Adds the index reached when the man on `from` moves to `to`.
-inline void add_moved(const IndexScheme& scheme, IndexList& list, const Entry& e, Square from, Square to) {
-    bool reoriented;
-    const uint64_t idx =
-        scheme.encode_moved(e.index, e.placement, e.placement.slot_of(from, scheme.men()), to, &reoriented);
-    list.add(idx, reoriented);
-}
 
 // The entries one move back within the scheme, into `out` (emptied first): each king's and piece's
 // un-moves as one set of origins, stepped to indices together. A pawn's step back leaves the slice
