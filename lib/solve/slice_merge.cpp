@@ -2,6 +2,7 @@
 
 #include <tbb/blocked_range.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cassert>
@@ -65,33 +66,50 @@ void merge(const IndexScheme& scheme, const WriteSurvey& slice, WriteSurvey& tab
         }
 }
 
-void merge(const Table& slice, Table& table) {
+void merge(std::span<const Table* const> slices, Table& table) {
     for (Color side : {WHITE, BLACK}) {
-        const auto& bytes = slice.bytes(side);
         auto& out = table.bytes_to_fill(side);
-        // A run of the slice's entries lies at one stride in the table: one table_index a run.
-        const uint64_t run = slice.scheme.table_run(), stride = slice.scheme.table_run_stride();
-        assert(bytes.size() % run == 0);
-        par::parallel_for(tbb::blocked_range<uint64_t>(0, bytes.size() / run, 1 + (1 << 14) / run),
-                          [&](const auto& r) {
-                              for (uint64_t k = r.begin(); k < r.end(); ++k) {
-                                  const uint64_t first = k * run, base = slice.scheme.table_index(first);
-                                  for (uint64_t j = 0; j < run; ++j)
-                                      if (bytes[first + j] != Table::DRAW_BYTE)
-                                          out[base + j * stride] = bytes[first + j];
-                              }
-                          });
-        if (slice.long_values(side).empty()) continue;
-        std::vector<Table::LongValue> long_values;
-        for (const auto& v : slice.long_values(side))
-            long_values.push_back({slice.scheme.table_index(v.index), v.value});
-        table.add_long_values(side, long_values);
+        // A run of a slice's entries lies at one stride in the table (one table_index a run), and run
+        // k of each slice in the same stretch of it: the slices differ in their pawns, the table's
+        // last digits. So run k of every slice is written at once, while that stretch is cached.
+        uint64_t runs = 0, longest_run = 1;
+        for (const Table* slice : slices) {
+            const uint64_t run = slice->scheme.table_run();
+            assert(slice->bytes(side).size() % run == 0);
+            runs = std::max(runs, slice->bytes(side).size() / run);
+            longest_run = std::max(longest_run, run);
+        }
+        par::parallel_for(
+            tbb::blocked_range<uint64_t>(0, runs, 1 + (1 << 14) / longest_run), [&](const auto& r) {
+                for (const Table* slice : slices) {
+                    const auto& bytes = slice->bytes(side);
+                    const uint64_t run = slice->scheme.table_run(), stride = slice->scheme.table_run_stride();
+                    const uint64_t end = std::min(r.end(), bytes.size() / run);
+                    for (uint64_t k = r.begin(); k < end; ++k) {
+                        const uint64_t first = k * run, base = slice->scheme.table_index(first);
+                        for (uint64_t j = 0; j < run; ++j)
+                            if (bytes[first + j] != Table::DRAW_BYTE)
+                                out[base + j * stride] = bytes[first + j];
+                    }
+                }
+            });
+        for (const Table* slice : slices) {
+            if (slice->long_values(side).empty()) continue;
+            std::vector<Table::LongValue> long_values;
+            for (const auto& v : slice->long_values(side))
+                long_values.push_back({slice->scheme.table_index(v.index), v.value});
+            table.add_long_values(side, long_values);
+        }
     }
 }
 
 std::unique_ptr<Table> whole_table(const SliceStore& slices) {
     auto table = std::make_unique<Table>(slices.material());
-    for (int k = 0; k < int(slices.configs().size()); ++k) merge(*slices.read(k), *table);
+    for (int k = 0; k < int(slices.configs().size()); ++k) {
+        const auto slice = slices.read(k);
+        const Table* one[] = {slice.get()};
+        merge(one, *table);
+    }
     return table;
 }
 

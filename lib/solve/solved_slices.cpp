@@ -79,10 +79,10 @@ SolvedTable SolvedSlices::assembled() {
         table = whole_table(*store_);
     } else {
         table = std::make_unique<Table>(material_);
-        for (auto& slice : memory_) {
-            merge(*slice, *table);
-            slice.reset();
-        }
+        std::vector<const Table*> slices;
+        for (const auto& slice : memory_) slices.push_back(slice.get());
+        merge(slices, *table);
+        memory_.clear();
     }
     // The store counted each slice's values as it was added.
     if (survey && store_ && store_->surveyed())
