@@ -35,6 +35,10 @@ struct CodesInHand {
         assert(begin <= i && i < end);
         return first[side][i - begin];
     }
+    // Starts loading the code of entry i of `side` for a write, when this process holds it.
+    void prefetch(Color side, uint64_t i) const {
+        if (i - begin < end - begin) __builtin_prefetch(first[side] + (i - begin), 1);
+    }
     std::array<state::Code*, 2> first;
     uint64_t begin, end;
 };
@@ -149,6 +153,7 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
             size_t newest = 0;
             Entry entry;  // the last entry found, from which the next is stepped
             bool first_entry = true;
+            const CodesInHand held(c);  // for the prefetches
             // A copy of the update and of the side it updates, local to the chunk: after each atomic
             // the compiler reads them again, one load each from here.
             const auto update_all = [apply = update, other = ~side](IndexList& list) {
@@ -166,7 +171,7 @@ SweptChunks sweep_layer_chunks(SchemeContext& c, LayerLog& log, Color side, int 
                     c.load_entry_after(i, entry);
                 first_entry = false;
                 predecessors(c.scheme, entry, found_now);
-                for (int j = 0; j < found_now.size; ++j) c.prefetch_code(~side, found_now.items[j]);
+                for (int j = 0; j < found_now.size; ++j) held.prefetch(~side, found_now.items[j]);
                 found.add(i);
                 codes[local] = done;
             });

@@ -67,10 +67,6 @@ struct SchemeContext {
         assert(owned.contains(i));
         return state.codes[side][i - owned.begin];
     }
-    // Starts loading the state code of entry i of `side` for a write, when this process holds it.
-    void prefetch_code(Color side, uint64_t i) const {
-        if (owned.contains(i)) __builtin_prefetch(&state.codes[side][i - owned.begin], 1);
-    }
 
     bool stop_requested() const { return options.control.stop_requested(); }
 
