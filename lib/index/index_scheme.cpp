@@ -168,6 +168,12 @@ void IndexScheme::set_strides() {
             if (groups_[g].count == 1) fastest_lone_ = int(g);
             break;
         }
+    lone_men_count_ = 0;
+    for (const Group& g : groups_)
+        if (!g.fixed && g.count == 1) lone_men_[size_t(lone_men_count_++)] = {g.first_slot, g.stride, g.type};
+    const auto pawns = std::stable_partition(lone_men_.begin(), lone_men_.begin() + lone_men_count_,
+                                             [](const LoneMan& m) { return m.type != PAWN; });
+    lone_pieces_ = int(pawns - lone_men_.begin());
     by_pair_stride_ = FastDivisor(pair_stride_);
     for (Group& g : groups_) {
         g.by_size = FastDivisor(g.size);
@@ -296,19 +302,22 @@ uint64_t IndexScheme::encode_reoriented(uint64_t idx, const Placement& p, int sl
 
 IndexScheme::KingMoveBase IndexScheme::king_move_base(const Placement& p, int slot, int image) const {
     KingMoveBase base;
-    base.pairs_before = uint64_t(image) * uint64_t(kings_->count);
     const Square other = p.square[1 - slot];
-    for (const Group& g : groups_) {
-        if (g.fixed || g.count > 1) continue;  // a slice's pawns add nothing, several are ranked again
-        const Square s = p.square[g.first_slot];
-        if (g.type == PAWN) {
-            base.digits += uint64_t(digit_square(s, PAWN, SQ_A1, SQ_A1)) * g.stride;
-            continue;
-        }
-        base.digits += uint64_t(s - (s > other)) * g.stride;
-        base.square[size_t(base.lone)] = s;
-        base.stride[size_t(base.lone++)] = g.stride;
+    uint64_t digits = uint64_t(image) * uint64_t(kings_->count) * pair_stride_;
+    for (int k = 0; k < lone_pieces_; ++k) base.lone_squares |= square_bb(p.square[lone_men_[k].slot]);
+    // The strides of the lone pieces by the count of the others below each.
+    std::array<uint64_t, MAX_MEN> stride_in_order{};
+    for (int k = 0; k < lone_pieces_; ++k) {
+        const Square s = p.square[lone_men_[k].slot];
+        digits += uint64_t(s - (s > other)) * lone_men_[k].stride;
+        stride_in_order[size_t(popcount(base.lone_squares & (square_bb(s) - 1)))] = lone_men_[k].stride;
     }
+    for (int k = lone_pieces_; k < lone_men_count_; ++k)
+        digits +=
+            uint64_t(digit_square(p.square[lone_men_[k].slot], PAWN, SQ_A1, SQ_A1)) * lone_men_[k].stride;
+    base.rest[size_t(lone_pieces_)] = digits;
+    for (int c = lone_pieces_; c-- > 0;)
+        base.rest[size_t(c)] = base.rest[size_t(c) + 1] - stride_in_order[size_t(c)];
     return base;
 }
 

@@ -220,11 +220,12 @@ private:
     // digits, their lone men's squares counted around the other king alone (a lone man loses one
     // more for the moved king below it), and a slice's image.
     struct KingMoveBase {
-        uint64_t pairs_before = 0;  // the king pairs of the images before the entry's
-        uint64_t digits = 0;        // the pieces' part of the index, less the moved king's squares
-        int lone = 0;               // lone pieces (not pawns), whose digits count the moved king
-        std::array<Square, MAX_MEN> square{};
-        std::array<uint64_t, MAX_MEN> stride{};
+        // The squares of the lone pieces (not pawns), whose digits count the moved king's square.
+        Bitboard lone_squares = 0;
+        // The index less the king pair's part, when c of those pieces stand below the moved king: the
+        // king pairs of the images before the entry's, and the lone men's digits, each piece above
+        // the king's square one less.
+        std::array<uint64_t, MAX_MEN + 1> rest{};
     };
     // Of placement p (canonical, or its image under the symmetry a king's move needs), its pawns
     // (in a slice) on `image`.
@@ -233,8 +234,9 @@ private:
     uint64_t king_moved(const KingMoveBase& base, const Placement& p, int slot, Square to) const {
         const Square other = p.square[1 - slot];
         const Square wk = slot == 0 ? to : other, bk = slot == 0 ? other : to;
-        uint64_t moved = (uint64_t(kings_->number[wk][bk]) + base.pairs_before) * pair_stride_ + base.digits;
-        for (int k = 0; k < base.lone; ++k) moved -= base.square[k] > to ? base.stride[k] : 0;
+        assert(!(base.lone_squares & square_bb(to)));
+        uint64_t moved = uint64_t(kings_->number[wk][bk]) * pair_stride_ +
+                         base.rest[size_t(popcount(base.lone_squares & (square_bb(to) - 1)))];
         if (several_) moved += ranks_of_several(p, std::min(wk, bk), std::max(wk, bk));
         return moved;
     }
@@ -304,6 +306,15 @@ private:
     uint64_t size_ = 0;
     bool several_ = false;   // a group of several men that a slice does not fix
     int fastest_lone_ = -1;  // the last group that a slice does not fix, when it is a lone man
+    // The groups of one man that a slice does not fix, pieces first: a king's move changes a piece's
+    // digit by at most one, a pawn's not at all.
+    struct LoneMan {
+        int slot;
+        uint64_t stride;
+        PieceType type;
+    };
+    std::array<LoneMan, MAX_MEN> lone_men_{};
+    int lone_pieces_ = 0, lone_men_count_ = 0;
     bool slice_ = false;
     std::array<PawnConfig, 2> images_{};  // a slice's pawns, then their mirror image
     uint64_t pair_radix_ = 0;             // king pairs, times the images of a slice
