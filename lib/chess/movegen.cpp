@@ -173,17 +173,21 @@ BoardAttacks::BoardAttacks(const Position& pos) : occupied_(pos.occupied()) {
     }
 }
 
-BoardAttacks::BoardAttacks(const Position& pos, const BoardAttacks& without, Piece added, Square square)
-    : occupied_(pos.occupied()) {
-    assert(occupied_ == (without.occupied_ | square_bb(square)) && !(without.occupied_ & square_bb(square)));
-    Bitboard reaching = 0;  // the men whose attacks reach the square
-    for (Bitboard b = without.occupied_; b;) {
+void BoardAttacks::place_added(const Position& pos, const BoardAttacks& without, Piece added, Square square) {
+    assert(pos.occupied() == (without.occupied_ | square_bb(square)) &&
+           !(without.occupied_ & square_bb(square)));
+    for (Bitboard b = cut_; b;) {
         const Square s = pop_lsb(b);
         attacks_[s] = without.attacks_[s];
-        reaching |= without.attacks_[s] & square_bb(square) ? square_bb(s) : 0;
     }
-    // The sliders among them stop at the added man now.
-    const Bitboard cut = reaching & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN));
+    occupied_ = pos.occupied();
+    // The sliders whose lines reach the square stop at the added man now.
+    Bitboard cut = 0;
+    for (Bitboard b = without.occupied_ & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN)); b;) {
+        const Square s = pop_lsb(b);
+        cut |= without.attacks_[s] & square_bb(square) ? square_bb(s) : 0;
+    }
+    cut_ = cut;
     for (Bitboard b = cut; b;) {
         const Square s = pop_lsb(b);
         attacks_[s] = piece_attacks(pos.type_on(s), s, occupied_);
@@ -191,7 +195,7 @@ BoardAttacks::BoardAttacks(const Position& pos, const BoardAttacks& without, Pie
     const Bitboard own =
         added.type == PAWN ? pawn_attacks(added.color, square) : piece_attacks(added.type, square, occupied_);
     attacks_[square] = own;
-    if (cut) {
+    if (cut_) {
         gather(pos);
         return;
     }

@@ -58,9 +58,11 @@ struct MoveSummary {
 class BoardAttacks {
 public:
     explicit BoardAttacks(const Position& pos);
-    // The attacks of pos, which is the board of `without` with one more man, `added` on `square`:
-    // only the sliders whose lines reach that square are looked up again.
-    BoardAttacks(const Position& pos, const BoardAttacks& without, Piece added, Square square);
+    // Makes these the attacks of pos, the board of `without` with one more man, `added` on `square`.
+    // They must be a copy of `without`, or what the call before made them with the same `without`
+    // and `added`: only the sliders whose lines reach the square are looked up again, and those the
+    // call before looked up are copied back from `without`.
+    void place_added(const Position& pos, const BoardAttacks& without, Piece added, Square square);
     // Whether the king of c is attacked: the board is an entry with ~c to move only when it is not.
     bool in_check(Color c) const { return checkers_[c] != 0; }
     // The men of ~c that attack the king of c.
@@ -78,6 +80,7 @@ private:
     void gather(const Position& pos);
 
     Bitboard occupied_;
+    Bitboard cut_ = 0;  // the sliders that place_added looked up again: the added man blocks them
     std::array<Bitboard, 2> attacked_{}, checkers_{};
     std::array<Bitboard, 64> attacks_;  // by square, set for the occupied squares only
 };

@@ -29,11 +29,12 @@ BoardWalk::Placed BoardWalk::place(const Placement& p) {
         rest_ = scheme_.to_position(p);
         rest_.remove(square);
         rest_attacks_.emplace(rest_);
+        attacks_ = rest_attacks_;
     }
     board_ = rest_;
     board_.put(stepper_, square);
     assert(board_ == scheme_.to_position(p));
-    attacks_.emplace(board_, *rest_attacks_, stepper_, square);
+    attacks_->place_added(board_, *rest_attacks_, stepper_, square);
     return placed;
 }
 

@@ -38,7 +38,7 @@ private:
     Position rest_;
     std::optional<BoardAttacks> rest_attacks_;  // none before the first run
     Position board_;
-    std::optional<BoardAttacks> attacks_;
+    std::optional<BoardAttacks> attacks_;  // the rest's, copied once a run, the stepping man placed on them
 };
 
 }  // namespace retro
