@@ -33,6 +33,13 @@ struct MoveList {
     const Move* end() const { return moves.data() + size; }
 };
 
+// Whether m captures (en passant aside: Move does not count it as a capture) or promotes; or does
+// that or moves a pawn, in pos.
+inline bool captures_or_promotes(const Move& m) { return m.capture || m.promotion != NO_PIECE_TYPE; }
+inline bool captures_or_moves_pawn(const Position& pos, const Move& m) {
+    return captures_or_promotes(m) || pos.type_on(m.from) == PAWN;
+}
+
 // Plays m (assumed legal) and returns the new position. After a double push the en passant square
 // is set only when an en passant capture is legal, so equal positions compare equal.
 Position make_move(const Position& pos, const Move& m);

@@ -281,7 +281,7 @@ void list_legal_moves(const Position& pos, MoveSummary& s) {
     const Square king = pos.king(us);
     Bitboard targets[64] = {};  // of each piece's quiet moves, by its square
     for (const Move& m : all) {
-        if (m.capture || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) == PAWN)
+        if (captures_or_moves_pawn(pos, m))
             s.exits.push(m);
         else if (m.from == king)
             s.king_targets |= square_bb(m.to);

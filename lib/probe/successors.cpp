@@ -34,8 +34,7 @@ Dtm Successors::expected(const Position& pos) const {
     return one_ply_value_of_exact_moves(pos, [&](const Move& m) {
         const Position next = make_move(pos, m);
         // A quiet move keeps the material: the table's own value, unless it gives an en passant right.
-        if (!m.capture && m.promotion == NO_PIECE_TYPE && next.ep_square() == NO_SQUARE)
-            return table_.value(next);
+        if (!captures_or_promotes(m) && next.ep_square() == NO_SQUARE) return table_.value(next);
         return value(next);
     });
 }
@@ -46,7 +45,7 @@ Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos
     return one_ply_value_of_exact_moves(pos, [&](const Move& m) {
         // Captures and promotions leave the table; a double push may give an en passant right.
         const bool double_push = (pos.pieces(PAWN) & square_bb(m.from)) && (m.to ^ m.from) == 16;
-        if (m.capture || m.promotion != NO_PIECE_TYPE || double_push) return value(make_move(pos, m));
+        if (captures_or_promotes(m) || double_push) return value(make_move(pos, m));
         const uint64_t reached = scheme.encode_moved(index, p, p.slot_of(m.from, scheme.men()), m.to);
         assert(reached == scheme.encode(make_move(pos, m)));
         return table_.value(next, reached);

@@ -16,11 +16,9 @@ namespace retro {
 // Whether m leaves the table: a capture or a promotion, the exits a file's reader searches
 // (solve/exit_settled.hpp).
 inline bool promotes(const Move& m) { return m.promotion != NO_PIECE_TYPE; }
-inline bool leaves_table(const Move& m) { return m.capture || promotes(m); }
+inline bool leaves_table(const Move& m) { return captures_or_promotes(m); }
 // Whether m leaves the scheme: it leaves the table, or moves a pawn (which reaches another slice).
-inline bool leaves_scheme(const Entry& e, const Move& m) {
-    return leaves_table(m) || e.pos.type_on(m.from) == PAWN;
-}
+inline bool leaves_scheme(const Entry& e, const Move& m) { return captures_or_moves_pawn(e.pos, m); }
 
 // Whether a move of the side to move may leave the scheme: it has a pawn, or one of its men attacks
 // one of the other side's. Most positions have neither.

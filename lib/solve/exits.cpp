@@ -55,8 +55,7 @@ void ExitProbe::set_slots(Route& route, const IndexScheme& scheme) {
 Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index) const {
     const Color side = pos.side_to_move();
     const Dtm reached = entry_value_after(p, side, m, index);
-    if (m.capture || m.promotion != NO_PIECE_TYPE || pos.type_on(m.from) != PAWN || (m.to ^ m.from) != 16)
-        return reached;
+    if (captures_or_promotes(m) || pos.type_on(m.from) != PAWN || (m.to ^ m.from) != 16) return reached;
     if (!pos.pieces(~side, PAWN)) return reached;  // no pawn to take en passant
     const Position next = make_move(pos, m);
     if (next.ep_square() == NO_SQUARE) return reached;
@@ -117,7 +116,7 @@ std::pair<Color, uint64_t> ExitProbe::entry_reached(const Route& route, const Pl
 }
 
 ExitProbe::RunExit ExitProbe::run_exit(const Placement& p, Color side, const Move& m, int slot) const {
-    assert((m.capture || m.promotion != NO_PIECE_TYPE) && !m.en_passant);
+    assert(captures_or_promotes(m) && !m.en_passant);
     Square victim_square;
     const Route* route = route_of(p, side, m, victim_square);
     assert(route);

@@ -21,7 +21,7 @@ public:
 
     // The value of exit m of entry e, which is in the current run.
     Dtm value(const Entry& e, const Move& m) {
-        if ((!m.capture && m.promotion == NO_PIECE_TYPE) || m.en_passant)  // a push, or en passant
+        if (!captures_or_promotes(m) || m.en_passant)  // a push, or en passant
             return exits_.value_after(e.pos, e.placement, m, e.index);
         const Square moving = e.placement.square[size_t(slot_)];
         const Color side = e.pos.side_to_move();
