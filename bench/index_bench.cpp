@@ -188,16 +188,19 @@ void attacks(benchmark::State& state, const Material& m) {
 void first_pass_boards(benchmark::State& state, const Material& m, Placing placing) {
     const IndexScheme scheme(m);
     std::optional<IndexCursor> cursor(std::in_place, scheme, scheme.size() / 3);
-    BoardWalk walk(scheme);
+    std::optional<BoardWalk> walk(std::in_place, scheme);  // a walk keeps to one cursor
     Bitboard checkers = 0;
     for (auto _ : state) {
         do {
             cursor->next();
-            if (cursor->index() == scheme.size()) cursor.emplace(scheme, 0);
+            if (cursor->index() == scheme.size()) {
+                cursor.emplace(scheme, 0);
+                walk.emplace(scheme);
+            }
         } while (!cursor->valid());
         if (placing == Placing::Stepped) {
-            walk.place(cursor->placement());
-            checkers |= walk.attacks().checkers(WHITE);
+            walk->place(*cursor);
+            checkers |= walk->attacks().checkers(WHITE);
         } else {
             const Position pos = scheme.to_position(cursor->placement());
             const BoardAttacks a(pos);

@@ -9,23 +9,19 @@ BoardWalk::BoardWalk(const IndexScheme& scheme)
       stepping_(scheme.fastest_slot()),
       stepper_(stepping_ >= 0 ? scheme.piece_of_slot(stepping_) : Piece{}) {}
 
-bool BoardWalk::in_run(const Placement& p) const {
-    if (!rest_attacks_) return false;
-    for (int s = 0; s < scheme_.men(); ++s)
-        if (s != stepping_ && p.square[size_t(s)] != run_.square[size_t(s)]) return false;
-    return true;
-}
-
-BoardWalk::Placed BoardWalk::place(const Placement& p) {
+BoardWalk::Placed BoardWalk::place(const IndexCursor& cursor) {
+    assert(cursor.valid() && cursor.stepped_slot() == stepping_);
+    const Placement& p = cursor.placement();
     if (stepping_ < 0) {
         board_ = scheme_.to_position(p);
         attacks_.emplace(board_);
         return Placed::NewRun;
     }
     const Square square = p.square[size_t(stepping_)];
-    const Placed placed = in_run(p) ? Placed::InRun : Placed::NewRun;
+    const Placed placed =
+        rest_attacks_ && cursor.placements() == run_placements_ ? Placed::InRun : Placed::NewRun;
     if (placed == Placed::NewRun) {
-        run_ = p;
+        run_placements_ = cursor.placements();
         rest_ = scheme_.to_position(p);
         rest_.remove(square);
         rest_attacks_.emplace(rest_);

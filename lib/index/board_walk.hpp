@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "chess/movegen.hpp"
+#include "index/index_cursor.hpp"
 #include "index/index_scheme.hpp"
 
 namespace retro {
@@ -16,25 +17,22 @@ class BoardWalk {
 public:
     explicit BoardWalk(const IndexScheme& scheme);
 
-    // Places p, a valid placement of the scheme: its board (white to move, no en passant square)
-    // and the board's attacks. Says whether p is in the run of the placement before.
+    // Places the cursor's placement, a valid one of the scheme: its board (white to move, no en
+    // passant square) and the board's attacks. Every call passes the same cursor, walking in index
+    // order. Says whether the placement is in the run of the one before: the cursor has placed the
+    // other men no more since.
     enum class Placed { InRun, NewRun };
-    Placed place(const Placement& p);
+    Placed place(const IndexCursor& cursor);
     // The slot of the man who alone moves along a run, or -1 when each placement is a run.
     int stepping_slot() const { return stepping_; }
     const Position& board() const { return board_; }
     const BoardAttacks& attacks() const { return *attacks_; }
 
 private:
-    // Whether p's men other than the fastest lone man stand where they stood in the run kept. Read
-    // a man at a time: a wider read of the placement the cursor has just written a byte of would
-    // wait for that store.
-    bool in_run(const Placement& p) const;
-
     const IndexScheme& scheme_;
     const int stepping_;  // the fastest lone man's slot, or -1 when the fastest digit ranks several
     const Piece stepper_;
-    Placement run_;  // a placement of the run whose board less the stepping man is kept
+    uint64_t run_placements_ = 0;  // the cursor's count of placements when the run kept began
     Position rest_;
     std::optional<BoardAttacks> rest_attacks_;  // none before the first run
     Position board_;

@@ -118,7 +118,7 @@ void first_pass(SchemeContext& c) {
         for (IndexCursor cursor(scheme, first); cursor.index() < last; cursor.next()) {
             if (!cursor.valid()) continue;
             const Placement& p = cursor.placement();
-            if (walk.place(p) == BoardWalk::Placed::NewRun && run) run->new_run();
+            if (walk.place(cursor) == BoardWalk::Placed::NewRun && run) run->new_run();
             Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, walk.board()};
             const BoardAttacks& attacks = walk.attacks();
             for (Color side : {WHITE, BLACK}) {

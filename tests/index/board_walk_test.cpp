@@ -19,7 +19,7 @@ int walk_and_compare(const IndexScheme& scheme, uint64_t first, int steps) {
     int compared = 0;
     for (IndexCursor cursor(scheme, first); cursor.index() < scheme.size() && steps-- > 0; cursor.next()) {
         if (!cursor.valid()) continue;
-        walk.place(cursor.placement());
+        walk.place(cursor);
         const Position whole = scheme.to_position(cursor.placement());
         EXPECT_EQ(walk.board(), whole) << "entry " << cursor.index();
         const BoardAttacks expected(whole);

@@ -209,7 +209,7 @@ void compare_run_exits(const IndexScheme& scheme, const ExitProbe& exits, uint64
     for (IndexCursor cursor(scheme, first); cursor.index() < first + uint64_t(count); cursor.next()) {
         if (!cursor.valid()) continue;
         const Placement& p = cursor.placement();
-        if (walk.place(p) == BoardWalk::Placed::NewRun) {
+        if (walk.place(cursor) == BoardWalk::Placed::NewRun) {
             run.new_run();
             ++c.runs;
         }
