@@ -12,6 +12,7 @@
 #include <string>
 
 #include "chess/movegen.hpp"
+#include "probe/successors.hpp"
 #include "support/solved_tables.hpp"
 
 using namespace retro;
@@ -165,6 +166,16 @@ TEST(PawnPositions, EnPassant) {
         EXPECT_EQ(tb.probe(fen("8/8/8/8/3pP3/8/8/K6k b - - 0 1")), DTM_DRAW);
         EXPECT_EQ(tb.probe(after(with, "d4e3")), 22);
         expect_line_to_mate(tb, with);
+    }
+    // The verifier's one-ply search takes an en passant capture out of the table, to the capture's
+    // sub-table, like every other capture.
+    {
+        const auto kpkp = tb.find(Material::parse("KPvKP"));
+        ASSERT_TRUE(kpkp);
+        const Successors successors(*kpkp, tb);
+        for (const char* with : {"8/8/8/8/pP6/8/8/K1k5 b - b3 0 1", "8/8/8/Pp6/8/8/2k5/K7 w - b6 0 1",
+                                 "8/8/8/8/3pP3/8/8/K6k b - e3 0 1"})
+            EXPECT_EQ(successors.expected(fen(with)), tb.probe(fen(with))) << with;
     }
     // A plausible en passant square that no pawn can use changes nothing.
     {
