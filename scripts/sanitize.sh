@@ -32,17 +32,18 @@ case "$kind" in
         ;;
     tsan)
         flags=(-DRETRO_SANITIZE_THREAD=ON)
-        # The threaded code: solving on 1-3 threads, checkpoints, jobs, tbgen, the block cache, the
-        # annotated loops themselves (Parallel*), the C API probed from several threads, and the HTTP
-        # server's threads, in-process (ServeHttp*).
+        # The threaded code: solving on 1-3 threads, two threads counting one entry late
+        # (SolverPasses.TwoThreads*), checkpoints, jobs, tbgen, the block cache, the annotated loops
+        # themselves (Parallel*), the C API probed from several threads, and the HTTP server's
+        # threads, in-process (ServeHttp*).
         # Determinism.KQvKR and KPvKP take many minutes under TSan: KRvK stands for them. TbgenCli's
         # two longest tests solve and write a few tables through the app, as its other tests do in
         # less time; JobsPlan only plans. A checkpoint at every ply of KRPvK's slices takes minutes
         # under TSan: KRvK's (JobsSolver.CheckpointEveryPlyResumesToTheSameTable) and the slices of
         # TbgenCli.ACacheTooSmallKeepsSlicesOnDiskAndReadsPromotionsInPart stand for it.
         # Only the sources of these tests are built.
-        flags+=("-DRETRO_TEST_SOURCES=determinism;jobs/*;tbgen_cli;table_reader;parallel;capi;http_server")
-        tests=(-R '^(Determinism\.KRvK|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes|ServeHttp)'
+        flags+=("-DRETRO_TEST_SOURCES=determinism;passes;jobs/*;tbgen_cli;table_reader;parallel;capi;http_server")
+        tests=(-R '^(Determinism\.KRvK|SolverPasses\.TwoThreads|Jobs|TbgenCli|StoreReader|Parallel|CApi\.ConcurrentProbes|ServeHttp)'
                -E '^(TbgenCli\.(BuildsSubTablesFirstThenSkipsThem|FullDiskStopsWithAClearErrorAndResumes)|JobsPlan\..*|JobsSolver\.CheckpointEveryPlyOfASliceResumesToTheSameTable)$')
         # libtbb.so is not instrumented: lib/parallel/tsan.hpp declares its hand-offs to our code, and
         # scripts/tsan.supp suppresses the reports on TBB's own inlined bookkeeping.

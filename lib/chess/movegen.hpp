@@ -67,6 +67,8 @@ public:
     bool in_check(Color c) const { return checkers_[c] != 0; }
     // The men of ~c that attack the king of c.
     Bitboard checkers(Color c) const { return checkers_[c]; }
+    // The squares the men of c attack.
+    Bitboard attacked(Color c) const { return attacked_[c]; }
     // The squares the man on s attacks (a pawn's captures), s occupied.
     Bitboard of(Square s) const {
         assert(occupied_ & square_bb(s));

@@ -11,10 +11,8 @@ constexpr int PIECE_VALUE[PIECE_TYPE_COUNT] = {0, 9, 5, 3, 3, 1};
 
 // Larger means stronger: total value first, then the counts from queen down to pawn.
 auto strength(const Material& m, Color c) {
-    int value = 0;
-    for (int t = QUEEN; t <= PAWN; ++t) value += PIECE_VALUE[t] * m.count(c, PieceType(t));
-    return std::make_tuple(value, m.count(c, QUEEN), m.count(c, ROOK), m.count(c, BISHOP), m.count(c, KNIGHT),
-                           m.count(c, PAWN));
+    return std::make_tuple(m.value(c), m.count(c, QUEEN), m.count(c, ROOK), m.count(c, BISHOP),
+                           m.count(c, KNIGHT), m.count(c, PAWN));
 }
 
 }  // namespace
@@ -69,6 +67,18 @@ Material Material::color_swapped() const {
     Material m;
     m.counts_ = {counts_[BLACK], counts_[WHITE]};
     return m;
+}
+
+int Material::value(Color c) const {
+    int v = 0;
+    for (int t = QUEEN; t <= PAWN; ++t) v += PIECE_VALUE[t] * count(c, PieceType(t));
+    return v;
+}
+
+int Material::largest_value(Color c) const {
+    for (int t = QUEEN; t <= PAWN; ++t)
+        if (count(c, PieceType(t))) return PIECE_VALUE[t];
+    return 0;
 }
 
 bool Material::is_canonical() const { return strength(*this, WHITE) >= strength(*this, BLACK); }

@@ -27,6 +27,10 @@ public:
     int count(Color c) const;
     int total() const { return count(WHITE) + count(BLACK); }
     bool has_pawns() const { return counts_[WHITE][PAWN] + counts_[BLACK][PAWN] > 0; }
+    // The men of c besides the king, in pawns: a queen 9, a rook 5, a bishop or a knight 3.
+    int value(Color c) const;
+    // The value of c's most valuable man besides the king (0 when c has a bare king).
+    int largest_value(Color c) const;
 
     std::string name() const;  // pieces in KQRBNP order, white first: "KRPvKR"
     Material color_swapped() const;

@@ -15,10 +15,11 @@ namespace retro {
 
 namespace {
 
-// Version 7: the entries with exits after the codes. Earlier versions (6: without them; 5: one
+// Version 8: code 127 marks an entry whose moves are not counted yet (a counter before). Earlier
+// versions (7: the entries with exits after the codes; 6: without them; 5: one
 // process's; 4: a pawn table's solved values in the checkpoint; before: a whole pawn table with its en
 // passant edges) are refused.
-constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '7'};
+constexpr char MAGIC[8] = {'R', 'E', 'T', 'R', 'O', 'C', 'K', '8'};
 
 struct Header {
     char magic[8];

@@ -16,7 +16,10 @@ namespace retro::state {
 using Code = uint8_t;
 
 // 0..COUNTER_MAX: undecided, with that many quiet moves still able to hold.
-constexpr Code COUNTER_MAX = 127;
+constexpr Code COUNTER_MAX = 126;
+// Undecided, its quiet moves not counted yet: the first count-down that reaches it counts them
+// (solve/first_pass.hpp, side_counted_late).
+constexpr Code UNCOUNTED = 127;
 // Undecided, and never lost: a move keeps a draw in hand, or there is no move (stalemate, hole).
 constexpr Code NEVER_LOST = 128;
 // Won or lost, in more plies than the window reaches; the distance is derived again from the
@@ -30,7 +33,7 @@ constexpr Code DONE_LOSS = 132;
 constexpr Code PENDING = 133;
 constexpr int WIDEST_WINDOW = 256 - PENDING;
 
-constexpr bool undecided(Code c) { return c <= COUNTER_MAX; }
+constexpr bool undecided(Code c) { return c <= UNCOUNTED; }
 constexpr bool pending(Code c) { return c >= PENDING; }
 
 // The plies ahead of the sweep whose distances the codes hold. Tests narrow it, so that every

@@ -89,9 +89,19 @@ int successors_met(const Position& pos, const MoveSummary& moves, Symmetry s) {
     return met;
 }
 
-// Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors, or what its
-// exits (captures, promotions, pushes) make of it.
-Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks, RunExits* run) {
+// Whether the entry leaves its quiet moves uncounted: its side counts late, and it has no exit (it
+// captures nothing and has no pawn) and no mate (it is not in check).
+bool waits_to_be_counted(const Position& pos, const BoardAttacks& attacks, std::optional<Color> late) {
+    const Color side = pos.side_to_move();
+    return side == late && !attacks.in_check(side) && !pos.pieces(side, PAWN) &&
+           !(attacks.attacked(side) & pos.pieces(~side));
+}
+
+// Entry e's code from its moves: a mate, a stalemate, a counter of its quiet successors (or the mark
+// that they are not counted yet), or what its exits (captures, promotions, pushes) make of it.
+Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks, RunExits* run,
+                std::optional<Color> late) {
+    if (waits_to_be_counted(e.pos, attacks, late)) return UNCOUNTED;
     const Color side = e.pos.side_to_move();
     MoveSummary moves;
     const int quiet = quiet_successors(c.scheme, e, attacks, moves).count;
@@ -106,6 +116,7 @@ Code first_code(SchemeContext& c, const Entry& e, const BoardAttacks& attacks, R
 
 void first_pass(SchemeContext& c) {
     const IndexScheme& scheme = c.scheme;
+    const std::optional<Color> late = side_counted_late(scheme.material());
     c.state = blank_sweep_state(c.owned.size());
     if (c.options.survey_exits) c.survey = empty_survey(c.owned.size());
     par::SharedProgress examined(c.options.control.teller(Control::Count::FirstPassEntries),
@@ -125,7 +136,7 @@ void first_pass(SchemeContext& c) {
                 if (attacks.in_check(~side)) continue;  // not an entry of `side` to move
                 e.pos.set_side_to_move(side);
                 c.mark_legal(side, e.index);
-                c.code(side, e.index) = first_code(c, e, attacks, run ? &*run : nullptr);
+                c.code(side, e.index) = first_code(c, e, attacks, run ? &*run : nullptr, late);
             }
         }
         examined.add(2 * (last - first));
@@ -140,6 +151,23 @@ QuietSuccessors quiet_successors(const IndexScheme& scheme, const Entry& e, cons
     const Symmetry fold = folding_symmetry(scheme, e.pos);
     const int met = moves_may_meet_through(e.pos, fold) ? successors_met(e.pos, moves, fold) : 0;
     return {moves.quiet_moves() - met / 2, counted ? SuccessorPath::Counted : SuccessorPath::Listed};
+}
+
+std::optional<Color> side_counted_late(const Material& m) {
+    // A rook's edge less a pawn: KQvKR's (5 after the queen is taken) and KQRvKQ's (4) count early.
+    constexpr int WINNING_EDGE = 4;
+    for (Color c : {WHITE, BLACK}) {
+        const int left = m.value(c) - m.largest_value(c);
+        if (m.value(c) > m.value(~c) && m.value(~c) - left < WINNING_EDGE && !m.count(~c, PAWN)) return c;
+    }
+    return std::nullopt;
+}
+
+state::Code count_late(const IndexScheme& scheme, const Entry& e) {
+    MoveSummary moves;
+    const int quiet = quiet_successors(scheme, e, BoardAttacks(e.pos), moves).count;
+    assert(moves.exits.size == 0 && quiet > 0);  // a count-down came through a quiet move
+    return quiet_counter(e.pos, quiet);
 }
 
 state::Code quiet_counter(const Position& pos, int quiet) {

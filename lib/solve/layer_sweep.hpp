@@ -18,6 +18,7 @@
 #include "parallel/ordered_pipeline.hpp"
 #include "solve/code_scan.hpp"
 #include "solve/entry_exits.hpp"
+#include "solve/first_pass.hpp"
 #include "solve/layer_log.hpp"
 #include "solve/neighbours.hpp"
 
@@ -80,7 +81,8 @@ struct CountDown {
     Updaters updaters = arena_updaters();
     void operator()(Color side, uint64_t i) const {
         state::Code& code = codes(side, i);
-        const state::Code now = load_relaxed(code);
+        state::Code now = load_relaxed(code);
+        if (now == state::UNCOUNTED) now = count(side, i, code);
         if (!state::undecided(now)) return;
         state::Code before = now;
         if (updaters == Updaters::One)
@@ -90,6 +92,18 @@ struct CountDown {
         assert(before > 0 && state::undecided(before));
         if (before != 1) return;
         lose(side, i);
+    }
+    // The first count-down to reach an entry whose moves are not counted yet counts them (kept out of
+    // the sweep's loop too). Returns the code then held: another thread may have counted it first.
+    [[gnu::noinline]] state::Code count(Color side, uint64_t i, state::Code& code) const {
+        const state::Code counter = count_late(c.scheme, c.load_entry(side, i));
+        if (updaters == Updaters::One) {
+            store_relaxed(code, counter);
+            return counter;
+        }
+        state::Code held = state::UNCOUNTED;
+        std::atomic_ref<state::Code>(code).compare_exchange_strong(held, counter, std::memory_order_relaxed);
+        return held == state::UNCOUNTED ? counter : held;
     }
     // The last count-down's rare path, kept out of the sweep's loop, which inlines operator(). Most
     // entries have no exit: they are lost in n + 1 without being decoded.

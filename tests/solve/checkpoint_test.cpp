@@ -142,13 +142,14 @@ TEST(Checkpoint, ARanksPartReadsBackAsThatRanksOnly) {
 TEST(Checkpoint, OlderVersionsAreRefused) {
     // Version 3 held a whole pawn table with its en passant edges, version 4 the values of the
     // slices solved, version 5 named the part of the slice store that holds them, version 6 the rank
-    // whose part it holds, and version 7 holds the entries with exits.
+    // whose part it holds, version 7 held the entries with exits, and version 8 reads code 127 as an
+    // entry whose moves are not counted yet.
     ScratchDir dir("checkpoint-v4");
     const Material m = Material::parse("KQvK");
     const fs::path path = dir.path / "KQvK.checkpoint";
     const SweepState s = some_state(IndexScheme(m).size());
     write_checkpoint(path, m, 0, &s, {});
-    for (char version : {'3', '4', '5', '6'}) {
+    for (char version : {'3', '4', '5', '6', '7'}) {
         std::string bytes = read_bytes(path);
         bytes[7] = version;
         write_bytes(path, bytes);

@@ -4,6 +4,8 @@
 // mates offers (its updates collected first, then applied, as a solve over several processes would),
 // and the longest mates and whole histograms the sweeps reach with a narrow window of plies.
 #include <gtest/gtest.h>
+#include <tbb/parallel_invoke.h>
+#include <tbb/task_arena.h>
 
 #include <array>
 #include <chrono>
@@ -88,10 +90,12 @@ TEST(SolverPasses, FirstPassFindsTheMatesAndCountsTheOthersMoves) {
     const state::Code mated = c.window.code(0);
     EXPECT_EQ(t.positions(c, BLACK, [&](state::Code code) { return code == mated; }),
               three_man("KQvK", "btm", "checkmated"));
-    // White never mates in 0 plies and never leaves the table: every legal entry counts its moves.
+    // White never mates in 0 plies and never leaves the table, and counts late: no legal entry has
+    // its moves counted yet. Black's have them counted.
     EXPECT_EQ(t.positions(c, WHITE, [&](state::Code code) { return code == mated; }), 0u);
-    EXPECT_EQ(t.positions(c, WHITE, [](state::Code code) { return code > 0 && state::undecided(code); }),
+    EXPECT_EQ(t.positions(c, WHITE, [](state::Code code) { return code == state::UNCOUNTED; }),
               three_man("KQvK", "wtm", "legal"));
+    EXPECT_EQ(t.positions(c, BLACK, [](state::Code code) { return code == state::UNCOUNTED; }), 0u);
     EXPECT_EQ(c.max_value.load(), 0);
     EXPECT_TRUE(c.pending.any(BLACK, mated));
     EXPECT_FALSE(c.pending.any(WHITE, mated));
@@ -131,6 +135,78 @@ TEST(SolverPasses, FirstPassTellsTheEntriesExaminedUpToBothSides) {
         }
     }
     EXPECT_EQ(told.back().first, 2 * t.scheme.size());
+}
+
+// The stronger side counts late, unless losing its most valuable man hands the other side a winning
+// edge (a rook or so) or the other side has a pawn; even sides count every entry in the first pass.
+TEST(SolverPasses, TheStrongerSideCountsLateUnlessABlunderHandsOverAWin) {
+    const auto late = [](const char* m) { return side_counted_late(Material::parse(m)); };
+    EXPECT_EQ(late("KQvK"), WHITE);
+    EXPECT_EQ(late("KRBvKR"), WHITE);
+    EXPECT_EQ(late("KRvKB"), WHITE);
+    EXPECT_EQ(late("KRvKP"), std::nullopt);  // the pawn promotes
+    EXPECT_EQ(late("KBvKQR"), BLACK);
+    EXPECT_EQ(late("KQvKR"), std::nullopt);   // the queen taken: KvKR
+    EXPECT_EQ(late("KQRvKQ"), std::nullopt);  // KRvKQ
+    EXPECT_EQ(late("KRvKR"), std::nullopt);
+    EXPECT_EQ(late("KPvKP"), std::nullopt);
+}
+
+// The entries left uncounted have no exit and no check, and a count-down that reaches one counts its
+// moves as listing them one by one does, then counts down: KRvK's white side.
+TEST(SolverPasses, AnEntryCountedLateHasItsListedMovesCounted) {
+    PassesOf t("KRvK");
+    SchemeContext c(t.setup, std::nullopt);
+    first_pass(c);
+    uint64_t waiting = 0, counted_down = 0;
+    for_each_legal_entry(
+        t.scheme, WHITE, 0, t.scheme.size(), [&](uint64_t i, const Placement&, const Position&) {
+            if (c.code(WHITE, i) != state::UNCOUNTED) return;
+            ++waiting;
+            const Entry e = c.load_entry(WHITE, i);
+            EXPECT_FALSE(e.pos.in_check(WHITE)) << e.pos.fen();
+            EXPECT_EQ(leaving_moves(e.pos).size, 0) << e.pos.fen();
+            MoveSummary listed;
+            const int quiet =
+                quiet_successors(t.scheme, e, BoardAttacks(e.pos), listed, SuccessorPath::Listed).count;
+            EXPECT_EQ(count_late(t.scheme, e), quiet_counter(e.pos, quiet)) << e.pos.fen();
+            if (quiet < 2 || waiting % 7) return;
+            ++counted_down;
+            CountDown{c, 1}(WHITE, i);
+            EXPECT_EQ(c.code(WHITE, i), quiet - 1) << e.pos.fen();
+        });
+    EXPECT_GT(waiting, t.scheme.size() / 4);
+    EXPECT_GT(counted_down, 1000u);  // of 28,644 entries
+}
+
+// Two threads counting down the same entries that wait to be counted: whichever counts first, each
+// entry ends two below its count (a compare-and-swap stores the count once).
+TEST(SolverPasses, TwoThreadsCountingLateAgree) {
+    PassesOf t("KRvK");
+    SchemeContext c(t.setup, std::nullopt);
+    first_pass(c);
+    std::vector<std::pair<uint64_t, int>> waiting;  // index, quiet moves
+    for_each_legal_entry(
+        t.scheme, WHITE, 0, t.scheme.size(), [&](uint64_t i, const Placement&, const Position&) {
+            if (c.code(WHITE, i) != state::UNCOUNTED) return;
+            const Entry e = c.load_entry(WHITE, i);
+            MoveSummary moves;
+            waiting.emplace_back(i, quiet_successors(t.scheme, e, BoardAttacks(e.pos), moves).count);
+        });
+    ASSERT_GT(waiting.size(), 10000u);
+    tbb::task_arena arena(2);
+    arena.execute([&] {
+        const CountDown down{c, 1};
+        ASSERT_EQ(down.updaters, Updaters::Several);
+        const auto all = [&] {
+            for (const auto& entry : waiting) down(WHITE, entry.first);
+        };
+        tbb::parallel_invoke(all, all);  // in step, the two often meet on an entry
+    });
+    for (const auto& [i, quiet] : waiting) {
+        if (quiet < 3) continue;
+        ASSERT_EQ(c.code(WHITE, i), quiet - 2) << i;
+    }
 }
 
 // Five queens have more quiet moves than a counter holds: against a bare king the position is never
