@@ -4,7 +4,6 @@
 // mates offers (its updates collected first, then applied, as a solve over several processes would),
 // and the longest mates and whole histograms the sweeps reach with a narrow window of plies.
 #include <gtest/gtest.h>
-#include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 
 #include <array>
@@ -15,6 +14,7 @@
 
 #include "chess/movegen.hpp"
 #include "index/legal_entries.hpp"
+#include "parallel/parallel_for.hpp"
 #include "probe/tablebase.hpp"
 #include "solve/entry_exits.hpp"
 #include "solve/far_codes.hpp"
@@ -198,10 +198,10 @@ TEST(SolverPasses, TwoThreadsCountingLateAgree) {
     arena.execute([&] {
         const CountDown down{c, 1};
         ASSERT_EQ(down.updaters, Updaters::Several);
-        const auto all = [&] {
+        // Two tasks, each over every entry in order: in step, they often meet on one.
+        par::parallel_for(0, 2, [&](int) {
             for (const auto& entry : waiting) down(WHITE, entry.first);
-        };
-        tbb::parallel_invoke(all, all);  // in step, the two often meet on an entry
+        });
     });
     for (const auto& [i, quiet] : waiting) {
         if (quiet < 3) continue;
