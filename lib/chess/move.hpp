@@ -33,9 +33,11 @@ struct MoveList {
     const Move* end() const { return moves.data() + size; }
 };
 
-// Whether m captures (en passant aside: Move does not count it as a capture) or promotes; or does
-// that or moves a pawn, in pos.
-inline bool captures_or_promotes(const Move& m) { return m.capture || m.promotion != NO_PIECE_TYPE; }
+// Whether m captures (en passant too, which Move::capture does not count) or promotes; or does that
+// or moves a pawn, in pos.
+inline bool captures_or_promotes(const Move& m) {
+    return m.capture || m.en_passant || m.promotion != NO_PIECE_TYPE;
+}
 inline bool captures_or_moves_pawn(const Position& pos, const Move& m) {
     return captures_or_promotes(m) || pos.type_on(m.from) == PAWN;
 }

@@ -33,10 +33,8 @@ Dtm Successors::value(const Position& pos) const {
 Dtm Successors::expected(const Position& pos) const {
     return one_ply_value_of_exact_moves(pos, [&](const Move& m) {
         const Position next = make_move(pos, m);
-        // A move that neither captures (en passant included) nor promotes keeps the material: the
-        // table's own value, unless it gives an en passant right.
-        if (!captures_or_promotes(m) && !m.en_passant && next.ep_square() == NO_SQUARE)
-            return table_.value(next);
+        // A quiet move keeps the material: the table's own value, unless it gives an en passant right.
+        if (!captures_or_promotes(m) && next.ep_square() == NO_SQUARE) return table_.value(next);
         return value(next);
     });
 }
