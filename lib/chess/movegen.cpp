@@ -171,6 +171,8 @@ BoardAttacks::BoardAttacks(const Position& pos) : occupied_(pos.occupied()) {
         attacked_[c] = attacked;
         checkers_[~c] = checkers;
     }
+    for (Bitboard b = occupied_ & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN)); b;)
+        slider_reach_ |= attacks_[pop_lsb(b)];
 }
 
 void BoardAttacks::place_added(const Position& pos, const BoardAttacks& without, Piece added, Square square) {
@@ -183,10 +185,12 @@ void BoardAttacks::place_added(const Position& pos, const BoardAttacks& without,
     occupied_ = pos.occupied();
     // The sliders whose lines reach the square stop at the added man now.
     Bitboard cut = 0;
-    for (Bitboard b = without.occupied_ & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN)); b;) {
-        const Square s = pop_lsb(b);
-        cut |= without.attacks_[s] & square_bb(square) ? square_bb(s) : 0;
-    }
+    if (without.slider_reach_ & square_bb(square))
+        for (Bitboard b = without.occupied_ & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN));
+             b;) {
+            const Square s = pop_lsb(b);
+            cut |= without.attacks_[s] & square_bb(square) ? square_bb(s) : 0;
+        }
     cut_ = cut;
     for (Bitboard b = cut; b;) {
         const Square s = pop_lsb(b);

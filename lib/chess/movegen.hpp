@@ -59,9 +59,10 @@ class BoardAttacks {
 public:
     explicit BoardAttacks(const Position& pos);
     // Makes these the attacks of pos, the board of `without` with one more man, `added` on `square`.
-    // They must be a copy of `without`, or what the call before made them with the same `without`
-    // and `added`: only the sliders whose lines reach the square are looked up again, and those the
-    // call before looked up are copied back from `without`.
+    // `without` is constructed from its board, not made by this call. These must be a copy of it, or
+    // what the call before made them with the same `without` and `added`: only the sliders whose
+    // lines reach the square are looked up again, and those the call before looked up are copied
+    // back from `without`.
     void place_added(const Position& pos, const BoardAttacks& without, Piece added, Square square);
     // Whether the king of c is attacked: the board is an entry with ~c to move only when it is not.
     bool in_check(Color c) const { return checkers_[c] != 0; }
@@ -82,7 +83,8 @@ private:
     void gather(const Position& pos);
 
     Bitboard occupied_;
-    Bitboard cut_ = 0;  // the sliders that place_added looked up again: the added man blocks them
+    Bitboard cut_ = 0;           // the sliders that place_added looked up again: the added man blocks them
+    Bitboard slider_reach_ = 0;  // the squares the sliders attack, as constructed: where a man may cut one
     std::array<Bitboard, 2> attacked_{}, checkers_{};
     std::array<Bitboard, 64> attacks_;  // by square, set for the occupied squares only
 };
