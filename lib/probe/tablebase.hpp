@@ -50,7 +50,7 @@ class MissingSubtablesError : public StoreError {
 // block per probe and keeps recent blocks in a cache shared by all the directory's files. Files in
 // the shipping form (one side to move only) are read transparently: the missing side's values come
 // from a one-ply search, per probe or, in find(), for the whole side at once.
-class Tablebase : public SubtableSource {
+class Tablebase final : public SubtableSource {
 public:
     // cache_bytes: the most decompressed blocks kept for probing (store/block_cache.hpp); each
     // probing thread also holds on to the last 8 blocks it read (TableReader::codes).

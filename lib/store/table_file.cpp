@@ -75,7 +75,9 @@ void set_layout(format::Header& h, const Layout& layout, size_t digits, bool set
 void write_file(const TableValues& t, const std::filesystem::path& path, Metric metric,
                 const WriteOptions& options, const SurveySource* survey) {
     const std::string name = path.string();
-    const auto [level, min_bits] = checked_options(options, metric, name);
+    // Named, not bound by a structured binding: the lambdas below use them, which Clang 14 refuses.
+    const CheckedOptions checked = checked_options(options, metric, name);
+    const int level = checked.level, min_bits = checked.min_bits;
     const uint64_t entries = t.scheme().size();
 
     format::Header h;

@@ -131,8 +131,9 @@ TEST(StoreShipping, KeepsTheSideAskedForAndSaysWhatIsMissing) {
     ScratchDir dir("shipping-side");
     const auto table = small_table("KRvK");
     const fs::path path = table_path(dir.path, table->material());
-    for (const auto& [keep, dropped] : {std::pair{WriteOptions::Sides::WhiteToMove, BLACK},
-                                        std::pair{WriteOptions::Sides::BlackToMove, WHITE}}) {
+    for (const auto& [keep, side_dropped] : {std::pair{WriteOptions::Sides::WhiteToMove, BLACK},
+                                             std::pair{WriteOptions::Sides::BlackToMove, WHITE}}) {
+        const Color dropped = side_dropped;  // the lambda below uses it: Clang 14 captures no binding
         write_table(*table, path, shipping(keep));
         const TableReader reader(path, format::Metric::Dtm);
         EXPECT_EQ(reader.header().dropped, dropped);
