@@ -6,6 +6,9 @@ namespace {
 
 constexpr PieceType PROMOTIONS[] = {QUEEN, ROOK, BISHOP, KNIGHT};
 
+// The men of either side whose attacks a man in between cuts short.
+Bitboard slider_men(const Position& pos) { return pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN); }
+
 // Does the move leave the mover's own king safe?
 bool keeps_king_safe(const Position& pos, const Move& m) {
     const Color us = pos.side_to_move();
@@ -171,8 +174,7 @@ BoardAttacks::BoardAttacks(const Position& pos) : occupied_(pos.occupied()) {
         attacked_[c] = attacked;
         checkers_[~c] = checkers;
     }
-    for (Bitboard b = occupied_ & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN)); b;)
-        slider_reach_ |= attacks_[pop_lsb(b)];
+    for (Bitboard b = slider_men(pos); b;) slider_reach_ |= attacks_[pop_lsb(b)];
 }
 
 void BoardAttacks::place_added(const Position& pos, const BoardAttacks& without, Piece added, Square square) {
@@ -186,8 +188,7 @@ void BoardAttacks::place_added(const Position& pos, const BoardAttacks& without,
     // The sliders whose lines reach the square stop at the added man now.
     Bitboard cut = 0;
     if (without.slider_reach_ & square_bb(square))
-        for (Bitboard b = without.occupied_ & (pos.pieces(ROOK) | pos.pieces(BISHOP) | pos.pieces(QUEEN));
-             b;) {
+        for (Bitboard b = without.occupied_ & slider_men(pos); b;) {
             const Square s = pop_lsb(b);
             cut |= without.attacks_[s] & square_bb(square) ? square_bb(s) : 0;
         }
