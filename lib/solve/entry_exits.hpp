@@ -48,26 +48,31 @@ inline void fold_exit(Dtm reached, int& best_win, bool& drawn) {
         drawn = true;
 }
 
-// The exits of one entry folded: into a win bound or a draw kept, over every move that leaves the
-// scheme and over those that leave the table alone.
-struct ExitFold {
-    int best_win = NO_WIN, table_win = NO_WIN;
-    bool drawn = false, table_drawn = false;
-    void add(Dtm reached, bool by_leaving_table) {
-        fold_exit(reached, best_win, drawn);
-        if (by_leaving_table) fold_exit(reached, table_win, table_drawn);
-    }
-    // Whether a capture or promotion achieves what these exits give the entry: its win bound, or
-    // the draw kept when there is no win.
-    bool settles() const { return best_win != NO_WIN ? table_win == best_win : table_drawn; }
-};
-
 // The longest win for the opponent among the moves that leave the scheme (-1 if none), or NO_WIN
 // when one of them does not lose; and among those that leave the table.
 struct ExitWins {
     int longest = -1, longest_table = -1;
     // Whether a capture or promotion achieves the loss in `plies` these exits allow.
     bool settle(int plies) const { return longest_table + 1 == plies; }
+};
+
+// The exits of one entry folded: into a win bound or a draw kept, over every move that leaves the
+// scheme and over those that leave the table alone; and the opponent's longest win among them, which
+// decides the loss when every move is an exit and none wins or draws.
+struct ExitFold {
+    int best_win = NO_WIN, table_win = NO_WIN;
+    bool drawn = false, table_drawn = false;
+    ExitWins wins;  // its longest fields valid only while no exit wins or draws
+    void add(Dtm reached, bool by_leaving_table) {
+        fold_exit(reached, best_win, drawn);
+        if (by_leaving_table) fold_exit(reached, table_win, table_drawn);
+        if (!is_win(reached)) return;
+        wins.longest = std::max<int>(wins.longest, reached);
+        if (by_leaving_table) wins.longest_table = std::max<int>(wins.longest_table, reached);
+    }
+    // Whether a capture or promotion achieves what these exits give the entry: its win bound, or
+    // the draw kept when there is no win.
+    bool settles() const { return best_win != NO_WIN ? table_win == best_win : table_drawn; }
 };
 
 // The values of an entry's moves that leave its scheme, through `run` when the entry is walked in
@@ -142,11 +147,10 @@ inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& 
     }
     if (code != 0 || moves.size == 0) return code;  // a counter of 0 without a move: stalemate
     // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
-    // will ever report to it.
-    const ExitWins wins = longest_exit_wins(c.exits, e, moves, run);
-    if (wins.longest == NO_WIN) return code;
-    c.mark_settled(side, e.index, wins.settle(wins.longest + 1));
-    return c.decided(side, e.index, wins.longest + 1, 0);
+    // will ever report to it. A counter of 0 is left only when no exit wins or draws.
+    assert(fold.best_win == NO_WIN && !fold.drawn);
+    c.mark_settled(side, e.index, fold.wins.settle(fold.wins.longest + 1));
+    return c.decided(side, e.index, fold.wins.longest + 1, 0);
 }
 
 }  // namespace retro

@@ -9,7 +9,9 @@
 // after exactly that many plies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "chess/movegen.hpp"
 #include "probe/successors.hpp"
@@ -231,6 +233,26 @@ TEST(PawnPositions, AForcedEnPassantCaptureIsNoStalemate) {
     ASSERT_TRUE(is_win(capture));
     EXPECT_EQ(tb.probe(with), value_through(capture));
     expect_line_to_mate(tb, with);
+}
+
+// Black to move in KRvKP, its king boxed in: its only moves are the pawn's two pushes, each leaving
+// the slice and each lost. The first pass decides such a position at once, lost in one ply more than
+// the longer of those wins: no quiet move will ever report to it.
+TEST(PawnPositions, APositionWhoseEveryMoveLeavesTheSliceAndLosesIsLost) {
+    const Tablebase& tb = retro::test::solved_tables({"KRvKP"});
+    const Position pos = fen("k7/p1K5/8/8/8/8/8/1R6 b - - 0 1");
+    EXPECT_FALSE(pos.in_check(BLACK));
+    MoveList moves;
+    generate_legal_moves(pos, moves);
+    std::vector<std::string> played;
+    for (const Move& m : moves) played.push_back(to_uci(m));
+    std::sort(played.begin(), played.end());
+    EXPECT_EQ(played, (std::vector<std::string>{"a7a5", "a7a6"}));
+    const Dtm single = tb.probe(after(pos, "a7a6")), twice = tb.probe(after(pos, "a7a5"));
+    ASSERT_TRUE(is_win(single));
+    ASSERT_TRUE(is_win(twice));
+    EXPECT_EQ(tb.probe(pos), value_through(std::max(single, twice)));
+    expect_line_to_mate(tb, pos);
 }
 
 TEST(PawnPositions, ImpossibleEnPassantSquaresAreRejected) {
