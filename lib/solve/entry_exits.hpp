@@ -62,7 +62,7 @@ struct ExitWins {
 struct ExitFold {
     int best_win = NO_WIN, table_win = NO_WIN;
     bool drawn = false, table_drawn = false;
-    ExitWins wins;  // its longest fields valid only while no exit wins or draws
+    ExitWins wins;  // over the exits that lose: the entry's loss when none wins or draws
     void add(Dtm reached, bool by_leaving_table) {
         fold_exit(reached, best_win, drawn);
         if (by_leaving_table) fold_exit(reached, table_win, table_drawn);
