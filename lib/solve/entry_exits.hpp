@@ -62,7 +62,7 @@ struct ExitWins {
 struct ExitFold {
     int best_win = NO_WIN, table_win = NO_WIN;
     bool drawn = false, table_drawn = false;
-    ExitWins wins;  // over the exits that lose: the entry's loss when none wins or draws
+    ExitWins wins;  // over the exits that lose: the entry's loss when all_lose()
     void add(Dtm reached, bool by_leaving_table) {
         fold_exit(reached, best_win, drawn);
         if (by_leaving_table) fold_exit(reached, table_win, table_drawn);
@@ -70,6 +70,8 @@ struct ExitFold {
         wins.longest = std::max<int>(wins.longest, reached);
         if (by_leaving_table) wins.longest_table = std::max<int>(wins.longest_table, reached);
     }
+    // Whether every exit loses: none wins or draws.
+    bool all_lose() const { return best_win == NO_WIN && !drawn; }
     // Whether a capture or promotion achieves what these exits give the entry: its win bound, or
     // the draw kept when there is no win.
     bool settles() const { return best_win != NO_WIN ? table_win == best_win : table_drawn; }
@@ -104,21 +106,6 @@ private:
     std::array<ExitProbe::Asked, MoveList{}.moves.size()> asked_;
 };
 
-inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const MoveList& moves,
-                                  RunExits* run = nullptr) {
-    const ExitReader reader(exits, e, moves, run);
-    ExitWins wins;
-    for (int k = 0; k < moves.size; ++k) {
-        const Move& m = moves.moves[size_t(k)];
-        if (!leaves_scheme(e, m)) continue;
-        const Dtm v = reader.value(moves, k);
-        if (!is_win(v)) return {NO_WIN, NO_WIN};
-        wins.longest = std::max<int>(wins.longest, v);
-        if (leaves_table(m)) wins.longest_table = std::max<int>(wins.longest_table, v);
-    }
-    return wins;
-}
-
 // The exits among `moves` folded (their quickest win: best_win, or NO_WIN).
 inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveList& moves,
                            RunExits* run = nullptr) {
@@ -129,6 +116,12 @@ inline ExitFold fold_exits(const ExitProbe& exits, const Entry& e, const MoveLis
         if (leaves_scheme(e, m)) fold.add(reader.value(moves, k), leaves_table(m));
     }
     return fold;
+}
+
+// The opponent's longest wins among the exits in `moves`, or NO_WIN when one of them does not lose.
+inline ExitWins longest_exit_wins(const ExitProbe& exits, const Entry& e, const MoveList& moves) {
+    const ExitFold fold = fold_exits(exits, e, moves);
+    return fold.all_lose() ? fold.wins : ExitWins{NO_WIN, NO_WIN};
 }
 
 // Entry e's code `code` after its exits among `moves` (a win bound, a draw kept, or a loss at once
@@ -148,7 +141,7 @@ inline state::Code take_exits(SchemeContext& c, const Entry& e, const MoveList& 
     if (code != 0 || moves.size == 0) return code;  // a counter of 0 without a move: stalemate
     // A position whose every move leaves the scheme and loses is lost at once: no quiet successor
     // will ever report to it. A counter of 0 is left only when no exit wins or draws.
-    assert(fold.best_win == NO_WIN && !fold.drawn);
+    assert(fold.all_lose());
     c.mark_settled(side, e.index, fold.wins.settle(fold.wins.longest + 1));
     return c.decided(side, e.index, fold.wins.longest + 1, 0);
 }
