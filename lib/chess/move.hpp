@@ -41,6 +41,8 @@ inline bool captures_or_promotes(const Move& m) {
 inline bool captures_or_moves_pawn(const Position& pos, const Move& m) {
     return captures_or_promotes(m) || pos.type_on(m.from) == PAWN;
 }
+// Whether m, a pawn's move that captures nothing, advances two ranks.
+inline bool is_double_push(const Move& m) { return (m.to ^ m.from) == 16; }
 
 // Plays m (assumed legal) and returns the new position. After a double push the en passant square
 // is set only when an en passant capture is legal, so equal positions compare equal.

@@ -55,7 +55,7 @@ void ExitProbe::set_slots(Route& route, const IndexScheme& scheme) {
 Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& m, uint64_t index) const {
     const Color side = pos.side_to_move();
     const Dtm reached = entry_value_after(p, side, m, index);
-    if (captures_or_promotes(m) || pos.type_on(m.from) != PAWN || (m.to ^ m.from) != 16) return reached;
+    if (captures_or_promotes(m) || pos.type_on(m.from) != PAWN || !is_double_push(m)) return reached;
     if (!pos.pieces(~side, PAWN)) return reached;  // no pawn to take en passant
     const Position next = make_move(pos, m);
     if (next.ep_square() == NO_SQUARE) return reached;
@@ -165,12 +165,30 @@ Dtm ExitProbe::promoted_value(Color side, const Move& m, uint64_t index) const {
     return values->values->value(side, index);
 }
 
-Dtm ExitProbe::pushed_value(Color side, const Move& m, uint64_t index) const {
+std::pair<const Table*, uint64_t> ExitProbe::pushed_entry(const Move& m, uint64_t index) const {
     assert(index != NO_INDEX && scheme_.is_slice());
     const PushRoute& route = push_routes_[push_key(scheme_.image_of_entry(index), m.from, m.to)];
     assert(route.slice && "a push into a slice not read");
     if (!route.slice) std::abort();
-    return route.slice->value(~side, route.slice->scheme.with_image(index, route.image));
+    return {route.slice, route.slice->scheme.with_image(index, route.image)};
+}
+
+Dtm ExitProbe::pushed_value(Color side, const Move& m, uint64_t index) const {
+    const auto [slice, reached] = pushed_entry(m, index);
+    return slice->value(~side, reached);
+}
+
+ExitProbe::RunExit ExitProbe::run_push(const Position& pos, const Move& m, uint64_t index) const {
+    assert(!captures_or_promotes(m) && pos.type_on(m.from) == PAWN);
+    const Color side = pos.side_to_move();
+    if (is_double_push(m) && pos.pieces(~side, PAWN)) return {RunExit::Kind::Entry};
+    // Along the run the king pair and the image stand, so the entry reached moves with the pushing one.
+    const auto [slice, reached] = pushed_entry(m, index);
+    RunExit exit{RunExit::Kind::Step};
+    exit.table = slice;
+    exit.to_move = ~side;
+    exit.step = reached - index;
+    return exit;
 }
 
 void ExitProbe::set_push_routes() {

@@ -51,16 +51,22 @@ public:
     // one slot alone moves: fixed when he captures, else the entry reached is a step from one index
     // per square of his (LinearIndex); Entry when it is neither (a king or a pawn takes him, the
     // kings share the diagonal, like men, a promotion read in part): each entry's is looked up whole.
+    // A push along such a run reaches the entry of another slice a fixed step from each entry's own
+    // index (Step).
     struct RunExit {
-        enum class Kind { Fixed, Linear, Entry } kind;
+        enum class Kind { Fixed, Linear, Step, Entry } kind;
         Dtm fixed = DTM_DRAW;
         const Table* table = nullptr;
         Color to_move = WHITE;
         bool flip = false;  // the table reached holds the material with colours swapped
         IndexScheme::LinearIndex index{};
+        uint64_t step = 0;  // Step: added to the pushing entry's index, modulo 2^64
     };
     // Capture or promotion m of `side` in placement p, along the run of the man in `slot`.
     RunExit run_exit(const Placement& p, Color side, const Move& m, int slot) const;
+    // Push m of the side to move in pos, entry `index` of a slice, along a run in which the kings
+    // stand: Entry when it is a double push the opponent may take en passant.
+    RunExit run_push(const Position& pos, const Move& m, uint64_t index) const;
     // A Linear run exit's value with the moving man on s.
     static Dtm run_value(const RunExit& exit, Square s) {
         assert(exit.kind == RunExit::Kind::Linear);
@@ -93,6 +99,8 @@ private:
     // The value of a push from entry `index` of a slice: the entry of the slice reached with the
     // same kings and pieces, a step from `index`.
     Dtm pushed_value(Color side, const Move& m, uint64_t index) const;
+    // The slice that push m from entry `index` reaches, and that entry there.
+    std::pair<const Table*, uint64_t> pushed_entry(const Move& m, uint64_t index) const;
     // Where the pushes of a slice lead, by the pushing entry's image, the pawn's square (whose
     // colour the image tells) and the push, single or double: the slice reached and the image its
     // pawns fall in. Looked up for every push the solver reads, so set once instead of searched.

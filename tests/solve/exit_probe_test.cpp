@@ -201,7 +201,7 @@ struct RunCoverage {
 };
 
 // Walks `count` entries of `scheme` from `first` as the first pass does, and compares the value of
-// every capture and promotion through RunExits with value_after's.
+// every capture, promotion and push through RunExits with value_after's.
 void compare_run_exits(const IndexScheme& scheme, const ExitProbe& exits, uint64_t first, int count,
                        RunCoverage& c) {
     BoardWalk walk(scheme);
@@ -220,10 +220,12 @@ void compare_run_exits(const IndexScheme& scheme, const ExitProbe& exits, uint64
             MoveList moves;
             generate_legal_moves(e.pos, moves);
             for (const Move& m : moves) {
-                if ((!m.capture && m.promotion == NO_PIECE_TYPE) || m.en_passant) continue;
+                if (!captures_or_moves_pawn(e.pos, m) || m.en_passant) continue;
                 EXPECT_EQ(int(run.value(e, m)), int(exits.value_after(e.pos, p, m, e.index)))
                     << e.pos.fen() << " " << to_uci(m);
-                const ExitProbe::RunExit exit = exits.run_exit(p, side, m, walk.stepping_slot());
+                const ExitProbe::RunExit exit = captures_or_promotes(m)
+                                                    ? exits.run_exit(p, side, m, walk.stepping_slot())
+                                                    : exits.run_push(e.pos, m, e.index);
                 ++c.kinds[exit.kind];
                 c.flipped += exit.kind == ExitProbe::RunExit::Kind::Linear && exit.flip;
                 c.promotions += m.promotion != NO_PIECE_TYPE;
@@ -233,12 +235,12 @@ void compare_run_exits(const IndexScheme& scheme, const ExitProbe& exits, uint64
     }
 }
 
-void expect_every_kind(const RunCoverage& c) {
+using Kind = ExitProbe::RunExit::Kind;
+
+void expect_kinds(const RunCoverage& c, std::initializer_list<Kind> kinds) {
     if (testing::Test::HasFailure()) return;  // the comparison stopped at its first failure
     EXPECT_GT(c.runs, 1000);
-    for (auto kind :
-         {ExitProbe::RunExit::Kind::Fixed, ExitProbe::RunExit::Kind::Linear, ExitProbe::RunExit::Kind::Entry})
-        EXPECT_GT(c.kinds.count(kind) ? c.kinds.at(kind) : 0, 10) << "kind " << int(kind);
+    for (Kind kind : kinds) EXPECT_GT(c.kinds.count(kind) ? c.kinds.at(kind) : 0, 10) << "kind " << int(kind);
 }
 
 }  // namespace
@@ -253,22 +255,24 @@ TEST(RunExitsTest, MatchValueAfterAlongRuns) {
     RunCoverage c;
     for (uint64_t first : {uint64_t(0), scheme.size() / 3, scheme.size() - 40000})
         compare_run_exits(scheme, exits, first, 40000, c);
-    expect_every_kind(c);
+    expect_kinds(c, {Kind::Fixed, Kind::Linear, Kind::Entry});
     EXPECT_GT(c.flipped, 10);
 }
 
 // The slices of a pawn table, where a pawn captures too (its square in the entry reached is not
-// the moving man's), into pawnless tables and tables with pawns.
+// the moving man's), into pawnless tables and tables with pawns, and pushes into the table's other
+// slices (here scrambled).
 TEST(RunExitsTest, MatchValueAfterAlongRunsOfSlices) {
     const Material m = Material::parse("KRvKP");
     const auto tables = scrambled_subtables(m);
+    const PushTargets pushes = slices_of(*scrambled(m));
     RunCoverage c;
     const std::vector<PawnConfig> configs = pawn_configs(m);
     for (size_t k = 0; k < configs.size(); ++k) {  // each slice from another king pair
         const IndexScheme slice(m, configs[k]);
-        const ExitProbe exits(slice, *tables);
+        const ExitProbe exits(slice, *tables, pushes);
         compare_run_exits(slice, exits, slice.size() * k / configs.size(), 10000, c);
     }
-    expect_every_kind(c);
+    expect_kinds(c, {Kind::Fixed, Kind::Linear, Kind::Step, Kind::Entry});
     EXPECT_GT(c.promotions, 100);
 }
