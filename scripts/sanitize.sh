@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Configures, builds and runs the tests under a sanitizer:
 #   asan: AddressSanitizer + UndefinedBehaviorSanitizer, the suite less its slowest solves, in build-asan/
-#   tsan: ThreadSanitizer, the multithreaded tests (solver, jobs, checkpoints, tbgen), in build-tsan/
+#   tsan: ThreadSanitizer, the multithreaded tests (solver, jobs, checkpoints, tbgen), in build-tsan/,
+#         built by Clang: the other builds use GCC, so CI builds the tree with both compilers
 # A sanitizer report fails the test that triggered it, also inside the apps the tests spawn.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kind="${1:-}"
+compiler=()  # the system's default compiler
+packages=()  # installed beside setup.sh's own
 case "$kind" in
     asan)
         # Magic bitboards here, so that the sliders' lookup without PEXT is tested too.
@@ -32,6 +35,8 @@ case "$kind" in
         ;;
     tsan)
         flags=(-DRETRO_SANITIZE_THREAD=ON)
+        compiler=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+        packages=(clang libclang-rt-dev)  # the compiler and its sanitizer runtimes
         # The threaded code: solving on 1-3 threads, two threads counting one entry late
         # (SolverPasses.TwoThreads*), checkpoints, jobs, tbgen, the block cache, the annotated loops
         # themselves (Parallel*), the C API probed from several threads, and the HTTP server's
@@ -55,12 +60,12 @@ case "$kind" in
         ;;
 esac
 
-"$ROOT/scripts/setup.sh"
+"$ROOT/scripts/setup.sh" "${packages[@]}"
 dir="$ROOT/build-$kind"
 # -O2: optimized enough for the solver tests to stay fast (the test sources themselves at -O1,
 # tests/CMakeLists.txt); -g1: the line numbers the reports need, half the compile time of -g with the
 # sanitizers. Without NDEBUG: the asserts at the library's invariants are checked here too.
 cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1" -DRETRO_BUILD_BENCH=OFF "${flags[@]}"
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1" -DRETRO_BUILD_BENCH=OFF "${compiler[@]}" "${flags[@]}"
 cmake --build "$dir" --parallel "$(nproc)"
 ctest --test-dir "$dir" --output-on-failure -j2 "${tests[@]}"

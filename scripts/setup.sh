@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages retrograde needs; a no-op when all of them are present.
+# Installs the Debian packages retrograde needs, and any named as arguments (a script that needs one
+# more, such as a compiler); a no-op when all of them are present.
 set -euo pipefail
 
 PACKAGES=(
@@ -11,6 +12,7 @@ PACKAGES=(
     gcc pkg-config
     libboost-dev python3 curl wrk chromium chromium-driver gnuplot-nox linux-perf
     openmpi-bin libopenmpi-dev
+    "$@"
 )
 
 missing=()
