@@ -322,7 +322,8 @@ int main(int argc, char** argv) {
         if (vm.count("calibrate")) {
             std::printf(
                 "calibration: %.4f s of CPU (KQvK and KRvK solved on one thread, the least of "
-                "several runs); this machine takes %.2f times the reference machine's time\n",
+                "several runs on each of a few cores, averaged); this machine takes %.2f times the reference "
+                "machine's time\n",
                 calibration_seconds(), machine_cost_model(1).speed());
             return 0;
         }

@@ -1,10 +1,14 @@
 #include "jobs/cost_model.hpp"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <ctime>
 #include <thread>
+#include <vector>
 
 #include "jobs/reference_rates.hpp"
 #include "jobs/threads.hpp"
@@ -46,17 +50,51 @@ double thread_cpu_seconds() {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+// Up to `most` of the cores this process may run on, spread over them (none when unknown).
+std::vector<int> sampled_cores(size_t most) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    std::vector<int> cores;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return cores;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed)) cores.push_back(c);
+    std::vector<int> sampled;
+    for (size_t k = 0; k < std::min(most, cores.size()); ++k)
+        sampled.push_back(cores[k * cores.size() / std::min(most, cores.size())]);
+    return sampled;
+}
+
 // The least CPU time of several one-thread solves of the calibration's tables.
-double measure_calibration() {
+double least_solve_seconds(int runs) {
     const Tablebase none;
     double least = INFINITY;
-    for (int run = 0; run < 9; ++run)
-        with_threads(1, [&] {
+    for (int run = 0; run < runs; ++run)
+        with_threads(1, [&] {  // an arena of one: the solve runs on the calling thread
             const double start = thread_cpu_seconds();
             for (const char* name : {"KQvK", "KRvK"}) solve_in_memory(Material::parse(name), none);
             least = std::min(least, thread_cpu_seconds() - start);
         });
     return least;
+}
+
+// The calibration's least time on each of a few cores, averaged: a job's threads run on all of
+// them, and the cores of a virtual machine may run at different speeds as the host's load moves.
+double measure_calibration() {
+    constexpr int RUNS_PER_CORE = 5;
+    const std::vector<int> cores = sampled_cores(8);
+    cpu_set_t before;
+    if (cores.empty() || pthread_getaffinity_np(pthread_self(), sizeof before, &before) != 0)
+        return least_solve_seconds(RUNS_PER_CORE);
+    double sum = 0;
+    for (int core : cores) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(core, &one);
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+        sum += least_solve_seconds(RUNS_PER_CORE);
+    }
+    pthread_setaffinity_np(pthread_self(), sizeof before, &before);
+    return sum / double(cores.size());
 }
 
 }  // namespace
