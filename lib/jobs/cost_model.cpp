@@ -58,9 +58,9 @@ std::vector<int> sampled_cores(size_t most) {
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return cores;
     for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &allowed)) cores.push_back(c);
+    const size_t n = std::min(most, cores.size());
     std::vector<int> sampled;
-    for (size_t k = 0; k < std::min(most, cores.size()); ++k)
-        sampled.push_back(cores[k * cores.size() / std::min(most, cores.size())]);
+    for (size_t k = 0; k < n; ++k) sampled.push_back(cores[k * cores.size() / n]);
     return sampled;
 }
 
