@@ -7,6 +7,8 @@ A job stopped and resumed (Ctrl-C, kill, reboot) leaves several runs in one log.
 wall time of each run and their sum (the job's time, pauses between runs excluded), the time spent
 solving and writing (and, apart, completing sub-tables an earlier job built), the slowest tables,
 the peak memory the runs reported and the disk the tables take. Times of tables that were resumed count only their last run in the per-table figures.
+Against the projection the first run printed: the job's time, and each of the largest tables' solve
+and write, as a ratio of measured to projected.
 """
 import argparse
 import datetime
@@ -18,6 +20,8 @@ STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (.*)$")
 SOLVED = re.compile(r"^(\w+): solved in (.+?) \(.*\), (\S+) written in (.+?) \((.+)\)$")
 PEAK = re.compile(r"peak memory ([\d.]+ \w?i?B)")
 CHAIN = re.compile(r"^(\w+): its (\d+) sub-tables? completed in (.+?); solving$")
+PROJECTED = re.compile(r"^projected time: about (.+?) for (\d+) tables?")
+PROJECTED_LARGEST = re.compile(r"^projected time of the largest tables: (.*)$")
 TABLE_PEAK = re.compile(r"^(\w+): done; peak memory ([\d.]+ \w?i?B) \(estimated ([\d.]+ \w?i?B)")
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
 
@@ -51,6 +55,8 @@ def main():
     chains = {}  # material -> (sub-tables completed before its solve, seconds)
     peaks = []
     table_peaks = {}  # material -> (measured, estimated) bytes
+    projected = None  # the first run's: (seconds, tables)
+    projected_tables = {}  # material -> seconds, the largest tables' in the first run's projection
     with open(args.log) as f:
         for line in f:
             m = STAMP.match(line.rstrip("\n"))
@@ -64,6 +70,12 @@ def main():
             if solved := SOLVED.match(text):
                 name, solve, path, write, file_size = solved.groups()
                 tables[name] = (seconds(solve), seconds(write), path, file_size)
+            elif (proj := PROJECTED.match(text)) and len(runs) == 1:
+                projected = (seconds(proj.group(1)), int(proj.group(2)))
+            elif (largest := PROJECTED_LARGEST.match(text)) and len(runs) == 1:
+                for item in largest.group(1).split(", "):
+                    name, _, time = item.partition(" ")
+                    projected_tables[name] = seconds(time)
             elif chain := CHAIN.match(text):
                 chains[chain.group(1)] = (int(chain.group(2)), seconds(chain.group(3)))
             elif peak := PEAK.search(text):
@@ -100,6 +112,16 @@ def main():
                                     f" {worst[1][1] / (1 << 30):.2f} ({100 * worst[1][0] / worst[1][1] - 100:+.0f}%)"
                                     if worst else "") +
               (f"; more than 10% over: {' '.join(over)}" if over else "; none more than 10% over"))
+    if projected:
+        seconds_taken, count = sum(wall), projected[1]
+        print(f"projected at the start: {duration(projected[0])} for {count} tables; " +
+              (f"the job took {duration(seconds_taken)}, {seconds_taken / max(projected[0], 1e-9):.2f} times that"
+               if len(tables) >= count else f"{len(tables)} of them built so far, in {duration(seconds_taken)}"))
+    built = [(name, p) for name, p in projected_tables.items() if name in tables]
+    if built:
+        print("largest tables, measured against projected: " +
+              ", ".join(f"{name} {duration(sum(tables[name][:2]))} against {duration(p)}"
+                        f" ({sum(tables[name][:2]) / max(p, 1e-9):.2f})" for name, p in built))
     disk = sum(os.path.getsize(t[2]) for t in tables.values() if os.path.exists(t[2]))
     print(f"disk: {disk / 1e9:.2f} GB in the {len(tables)} files built")
 
