@@ -117,11 +117,12 @@ def main():
         print(f"projected at the start: {duration(projected[0])} for {count} tables; " +
               (f"the job took {duration(seconds_taken)}, {seconds_taken / max(projected[0], 1e-9):.2f} times that"
                if len(tables) >= count else f"{len(tables)} of them built so far, in {duration(seconds_taken)}"))
-    built = [(name, p) for name, p in projected_tables.items() if name in tables]
+    # The largest tables built: (name, solve and write, projected).
+    built = [(name, sum(tables[name][:2]), p) for name, p in projected_tables.items() if name in tables]
     if built:
         print("largest tables, measured against projected: " +
-              ", ".join(f"{name} {duration(sum(tables[name][:2]))} against {duration(p)}"
-                        f" ({sum(tables[name][:2]) / max(p, 1e-9):.2f})" for name, p in built))
+              ", ".join(f"{name} {duration(taken)} against {duration(p)} ({taken / max(p, 1e-9):.2f})"
+                        for name, taken, p in built))
     disk = sum(os.path.getsize(t[2]) for t in tables.values() if os.path.exists(t[2]))
     print(f"disk: {disk / 1e9:.2f} GB in the {len(tables)} files built")
 
