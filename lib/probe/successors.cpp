@@ -15,8 +15,13 @@ namespace retro {
 
 Successors::Successors(const Table& table, const Tablebase& tables, SideSet movers)
     : table_(table), tables_(tables) {
-    for (const auto& [sub, sides] : direct_subtable_sides(table.material(), movers))
-        subtables_.push_back(tables.find(sub, sides));
+    for (const auto& [sub, sides] : direct_subtable_sides(table.material(), movers)) {
+        const std::shared_ptr<const Table> found = tables.find(sub, sides);
+        if (!found) continue;
+        const Material& stored = found->material();
+        reached_.push_back({stored, found, false});
+        if (stored.color_swapped() != stored) reached_.push_back({stored.color_swapped(), found, true});
+    }
 }
 
 Dtm Successors::value(const Position& pos) const {
@@ -24,10 +29,10 @@ Dtm Successors::value(const Position& pos) const {
     const Material m = Material::of(pos);
     if (m == table_.material()) return table_.value(pos);
     if (m.total() == 2) return DTM_DRAW;
-    const Material canonical = m.canonical();
-    for (const auto& t : subtables_)
-        if (t && t->material() == canonical) return probe_table(*t, pos);
-    throw MissingTableError("no table for " + canonical.name());
+    // Matched against both colourings of each sub-table: a capture needs no canonical material.
+    for (const Reached& r : reached_)
+        if (r.material == m) return r.flipped ? r.table->value(pos.color_flipped()) : r.table->value(pos);
+    throw MissingTableError("no table for " + m.canonical().name());
 }
 
 Dtm Successors::expected(const Position& pos) const {

@@ -30,9 +30,15 @@ public:
     Dtm with_exits(const Position& pos, Dtm stored) const;
 
 private:
+    // A sub-table as a successor's material finds it: as stored, or with the colours swapped.
+    struct Reached {
+        Material material;
+        std::shared_ptr<const Table> table;
+        bool flipped;
+    };
     const Table& table_;
     const Tablebase& tables_;
-    std::vector<std::shared_ptr<const Table>> subtables_;
+    std::vector<Reached> reached_;
 };
 
 // Fills every legal entry of `side` in a table read in the shipping form (read_table_as_stored) by a
