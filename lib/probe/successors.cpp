@@ -19,8 +19,9 @@ Successors::Successors(const Table& table, const Tablebase& tables, SideSet move
         const std::shared_ptr<const Table> found = tables.find(sub, sides);
         if (!found) continue;
         const Material& stored = found->material();
+        const Material swapped = stored.color_swapped();
         reached_.push_back({stored, found, false});
-        if (stored.color_swapped() != stored) reached_.push_back({stored.color_swapped(), found, true});
+        if (swapped != stored) reached_.push_back({swapped, found, true});
     }
 }
 
