@@ -28,11 +28,16 @@ inline bool decode_legal(const IndexScheme& scheme, uint64_t idx, Color side, Po
     return is_legal_entry(pos);
 }
 
-// Calls f(index, placement, position) for every legal entry of [begin, end) with `side` to move.
-// Steps a cursor (cheap) instead of decoding every entry, and the position with it: when the cursor
-// moved one man alone, he is shifted on the board.
+// Whether an entry is in the run of the one walked before it: only the man of the scheme's fastest
+// slot (IndexScheme::fastest_slot) has moved since.
+enum class Walked { InRun, NewRun };
+
+// Calls f(index, placement, position, walked) for every entry of [begin, end) that decodes to a
+// position (legal or not) with `side` to move, `walked` telling whether the entry is in the run of
+// the one before it. Steps a cursor (cheap) instead of decoding every entry, and the position with
+// it: when the cursor moved one man alone, he is shifted on the board.
 template <class F>
-void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
+void for_each_entry_in_runs(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
     Position pos;
     uint64_t placements = 0;        // the cursor's count when pos was built: none yet
     Square stepped_on = NO_SQUARE;  // the stepped man's square in pos
@@ -40,16 +45,27 @@ void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin,
         if (!cursor.valid()) continue;
         const Placement& p = cursor.placement();
         const int slot = cursor.stepped_slot();
-        if (cursor.placements() == placements) {
+        Walked walked = Walked::InRun;
+        if (cursor.placements() == placements && slot >= 0) {
             pos.shift(scheme.piece_of_slot(slot), stepped_on, p.square[size_t(slot)]);
         } else {
             pos = entry_position(scheme, p, side);
             placements = cursor.placements();
+            walked = Walked::NewRun;
         }
         if (slot >= 0) stepped_on = p.square[size_t(slot)];
         assert(pos == entry_position(scheme, p, side));
-        if (is_legal_entry(pos)) f(cursor.index(), p, pos);
+        f(cursor.index(), p, pos, walked);
     }
+}
+
+// Calls f(index, placement, position) for every legal entry of [begin, end) with `side` to move.
+template <class F>
+void for_each_legal_entry(const IndexScheme& scheme, Color side, uint64_t begin, uint64_t end, F&& f) {
+    for_each_entry_in_runs(scheme, side, begin, end,
+                           [&](uint64_t i, const Placement& p, const Position& pos, Walked) {
+                               if (is_legal_entry(pos)) f(i, p, pos);
+                           });
 }
 
 }  // namespace retro

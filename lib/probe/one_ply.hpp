@@ -73,16 +73,23 @@ Dtm one_ply_value_of_exact_moves(const Position& pos, ValueOfMove&& value_of) {
 }
 
 // The better of `stored` and the values of the legal moves that leave the table (captures and
-// promotions): the value of an entry of a file whose values exits settle (format version 5).
-template <class ValueOf>
-Dtm with_exits(const Position& pos, Dtm stored, ValueOf&& value_of) {
+// promotions), value_of_move(move) giving the value of the position one reaches: the value of an
+// entry of a file whose values exits settle (format version 5).
+template <class ValueOfMove>
+Dtm with_exit_moves(const Position& pos, Dtm stored, ValueOfMove&& value_of_move) {
     MoveList moves;
     generate_legal_exits(pos, moves);
     for (const Move& m : moves) {
-        const Dtm v = value_through(value_of(make_move(pos, m)));
+        const Dtm v = value_through(value_of_move(m));
         if (better(v, stored)) stored = v;
     }
     return stored;
+}
+
+// The same when value_of(position) gives the value of the position a move reaches.
+template <class ValueOf>
+Dtm with_exits(const Position& pos, Dtm stored, ValueOf&& value_of) {
+    return with_exit_moves(pos, stored, [&](const Move& m) { return value_of(make_move(pos, m)); });
 }
 
 }  // namespace retro

@@ -9,6 +9,7 @@
 #include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
 #include "probe/one_ply.hpp"
+#include "solve/run_exits.hpp"
 #include "store/store_error.hpp"
 
 namespace retro {
@@ -58,18 +59,14 @@ Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos
     });
 }
 
-Dtm Successors::with_exits(const Position& pos, Dtm stored) const {
-    return retro::with_exits(pos, stored, [&](const Position& next) { return value(next); });
-}
-
 namespace {
 
-// Sets every legal entry of `side` to value_of(index, placement, position, its current value), in
-// parallel. The values of `side` are read only through value_of, and only for the entry being
-// replaced. A raised `stop` ends it within a range of entries, throwing Stopped and leaving the
-// table as it was.
-template <class ValueOf>
-void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, ValueOf&& value_of) {
+// Sets every legal entry of `side` to the value values_of(first, last, set) gives it by set(index,
+// value), in parallel over ranges [first, last) of the index. The values of `side` are read only for
+// the entry being replaced. A raised `stop` ends it within a range of entries, throwing Stopped and
+// leaving the table as it was.
+template <class ValuesOf>
+void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, ValuesOf&& values_of) {
     EntryBytes bytes = filled_entry_bytes(table.size(), Table::DRAW_BYTE);
     std::vector<Table::LongValue> longs;
     std::mutex longs_mutex;
@@ -77,12 +74,10 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
     par::parallel_for(tbb::blocked_range<uint64_t>(0, table.size(), 1 << 12), [&](const auto& r) {
         if (stopping.skip()) return;
         std::vector<Table::LongValue> found;
-        for_each_legal_entry(table.scheme, side, r.begin(), r.end(),
-                             [&](uint64_t i, const Placement& p, const Position& pos) {
-                                 const Dtm v = value_of(i, p, pos, table.value(side, i));
-                                 bytes[i] = Table::byte_of(v);
-                                 if (bytes[i] == Table::LONG_BYTE) found.push_back({i, v});
-                             });
+        values_of(r.begin(), r.end(), [&](uint64_t i, Dtm v) {
+            bytes[i] = Table::byte_of(v);
+            if (bytes[i] == Table::LONG_BYTE) found.push_back({i, v});
+        });
         if (found.empty()) return;
         std::lock_guard lock(longs_mutex);
         longs.insert(longs.end(), found.begin(), found.end());
@@ -91,19 +86,53 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
     table.replace_side(side, std::move(bytes), std::move(longs));  // sorts the long values
 }
 
+// The squares the men of `side` attack.
+Bitboard attacks_by(const Position& pos, Color side) {
+    const Bitboard occupied = pos.occupied();
+    Bitboard attacked = 0;
+    for (Bitboard b = pos.pieces(side); b;) {
+        const Square s = pop_lsb(b);
+        const PieceType t = pos.type_on(s);
+        attacked |= t == PAWN ? pawn_attacks(side, s) : piece_attacks(t, s, occupied);
+    }
+    return attacked;
+}
+
 }  // namespace
 
 void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
     const Successors successors(table, tables, side_bit(side));
-    recompute_side(table, side, stop, [&](uint64_t i, const Placement& p, const Position& pos, Dtm) {
-        return successors.expected(i, p, pos);
+    recompute_side(table, side, stop, [&](uint64_t first, uint64_t last, const auto& set) {
+        for_each_legal_entry(table.scheme, side, first, last,
+                             [&](uint64_t i, const Placement& p, const Position& pos) {
+                                 set(i, successors.expected(i, p, pos));
+                             });
     });
 }
 
 void apply_exits(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
-    const Successors successors(table, tables, side_bit(side));
-    recompute_side(table, side, stop, [&](uint64_t, const Placement&, const Position& pos, Dtm stored) {
-        return successors.with_exits(pos, stored);
+    const IndexScheme& scheme = table.scheme;
+    const ExitProbe exits(scheme, tables, {}, {}, side_bit(side));
+    // The exits of a run of entries in which one man alone moves are found in their sub-tables once.
+    const int stepping = scheme.fastest_slot();
+    recompute_side(table, side, stop, [&](uint64_t first, uint64_t last, const auto& set) {
+        std::optional<RunExits> run;  // none when no man moves alone
+        if (stepping >= 0) run.emplace(exits, stepping);
+        for_each_entry_in_runs(
+            scheme, side, first, last,
+            [&](uint64_t i, const Placement& p, const Position& pos, Walked walked) {
+                if (walked == Walked::NewRun && run) run->new_run();
+                const Bitboard attacked = attacks_by(pos, side);
+                if (attacked & pos.pieces(~side, KING)) return;  // not legal
+                const Dtm stored = table.value(side, i);
+                // Most entries attack no man and promote no pawn: no exit.
+                if (!(attacked & pos.pieces(~side)) && !(pos.pieces(side, PAWN) & seventh_rank(side)))
+                    return set(i, stored);
+                const Entry e{i, scheme.kings_on_diagonal(p), p, pos};
+                set(i, with_exit_moves(pos, stored, [&](const Move& m) {
+                        return run ? run->value(e, m) : exits.value_after(pos, p, m, i);
+                    }));
+            });
     });
 }
 

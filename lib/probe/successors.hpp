@@ -26,8 +26,6 @@ public:
     // rebuild of a dropped side, which reads whole tables. The verifier plays every move (above), to
     // stay independent of the arithmetic the solver uses.
     Dtm expected(uint64_t index, const Placement& p, const Position& pos) const;
-    // The better of `stored` and the values of the position's captures and promotions.
-    Dtm with_exits(const Position& pos, Dtm stored) const;
 
 private:
     // A sub-table as a successor's material finds it: as stored, or with the colours swapped.

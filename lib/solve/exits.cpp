@@ -11,12 +11,13 @@
 namespace retro {
 
 ExitProbe::ExitProbe(const IndexScheme& scheme, const SubtableSource& tables, PushTargets pushes,
-                     PromotionTargets promotions)
-    : scheme_(scheme), pushes_(std::move(pushes)), promotions_(std::move(promotions)) {
+                     PromotionTargets promotions, SideSet movers)
+    : scheme_(scheme), movers_(movers), pushes_(std::move(pushes)), promotions_(std::move(promotions)) {
     const Material& m = scheme.material();
     std::map<Material, SideSet> sides_reached;
-    for (const auto& [sub, sides] : direct_subtable_sides(m)) sides_reached[sub] = sides;
-    for (Color side : {WHITE, BLACK})
+    for (const auto& [sub, sides] : direct_subtable_sides(m, movers)) sides_reached[sub] = sides;
+    for (Color side : {WHITE, BLACK}) {
+        if (!(movers & side_bit(side))) continue;
         for (int victim = QUEEN; victim <= NONE; ++victim)
             for (int promotion : {int(QUEEN), int(ROOK), int(BISHOP), int(KNIGHT), NONE}) {
                 Route& route = routes_[size_t(key(side, victim, promotion))];
@@ -41,6 +42,7 @@ ExitProbe::ExitProbe(const IndexScheme& scheme, const SubtableSource& tables, Pu
                 set_slots(route, table->scheme);
                 keep_.push_back(std::move(table));
             }
+    }
     set_push_routes();
 }
 
@@ -79,6 +81,7 @@ Dtm ExitProbe::value_after(const Position& pos, const Placement& p, const Move& 
 
 const ExitProbe::Route* ExitProbe::route_of(const Placement& p, Color side, const Move& m,
                                             Square& victim_square) const {
+    assert(movers_ & side_bit(side));  // no route was set for the other side
     victim_square = m.en_passant ? m.to - pawn_push(side) : (m.capture ? m.to : NO_SQUARE);
     if (victim_square == NO_SQUARE && m.promotion == NO_PIECE_TYPE) return nullptr;  // a push
     int victim = NONE;

@@ -26,9 +26,9 @@ public:
     // `pushes` holds the slices the pushes reach (none for a pawnless table), `promotions` the values
     // of the promotions that capture nothing when they are read in part (solve/promotions.hpp). The
     // placements given to value_after are in the slots of `scheme`, which a table and its slices
-    // share.
+    // share. Only the exits of `movers` are asked for, and only the sub-tables they reach are found.
     ExitProbe(const IndexScheme& scheme, const SubtableSource& tables, PushTargets pushes = {},
-              PromotionTargets promotions = {});
+              PromotionTargets promotions = {}, SideSet movers = BOTH_SIDES);
 
     // The value for the opponent (to move next) after the side to move in pos (placement p, entry
     // `index` of the scheme) plays m, which captures, promotes or pushes a pawn. A double push that
@@ -114,6 +114,7 @@ private:
     void set_push_routes();
 
     const IndexScheme& scheme_;
+    const SideSet movers_;
     PushTargets pushes_;
     PromotionTargets promotions_;
     std::vector<std::shared_ptr<const Table>> keep_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -132,6 +133,42 @@ TEST_P(IndexCursorTest, TheLegalWalkReadsThePositionsDecodeReads) {
         }
     }
     EXPECT_GT(walked, 0u);
+}
+
+// The walk in runs passes every entry that decodes, and says Walked::InRun only when the entry before
+// it had every man but the fastest slot's on the same square (what RunExits relies on).
+TEST_P(IndexCursorTest, TheWalkInRunsTellsARunByTheMenThatStood) {
+    const Material m = Material::parse(GetParam());
+    const IndexScheme scheme(m);
+    const int fastest = scheme.fastest_slot();
+    auto rng = seeded_rng(GetParam());
+    std::uniform_int_distribution<uint64_t> any_entry(0, scheme.size() - 1);
+    int same = 0, fresh = 0;
+    for (int w = 0; w < 4 && !HasFailure(); ++w) {
+        const uint64_t first = any_entry(rng), end = std::min<uint64_t>(scheme.size(), first + 2000);
+        uint64_t expected = first;
+        std::optional<Placement> before;
+        for_each_entry_in_runs(scheme, BLACK, first, end,
+                               [&](uint64_t i, const Placement& p, const Position& pos, Walked walked) {
+                                   Position decoded;
+                                   while (!scheme.decode(expected, decoded)) ++expected;
+                                   decoded.set_side_to_move(BLACK);
+                                   ASSERT_EQ(i, expected++);
+                                   EXPECT_EQ(pos, decoded) << "entry " << i;
+                                   bool stood = before && fastest >= 0;
+                                   for (int s = 0; s < scheme.men() && stood; ++s)
+                                       stood =
+                                           s == fastest || p.square[size_t(s)] == before->square[size_t(s)];
+                                   // A new run may start where the men stood (the cursor placed them
+                                   // again); never a run where one moved.
+                                   EXPECT_TRUE(walked == Walked::NewRun || stood) << "entry " << i;
+                                   ++(walked == Walked::InRun ? same : fresh);
+                                   before = p;
+                               });
+    }
+    if (fastest >= 0) {
+        EXPECT_GT(same, 10 * fresh);  // runs of most of a square's worth
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(FastPath, IndexCursorTest,
