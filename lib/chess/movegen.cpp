@@ -177,6 +177,17 @@ BoardAttacks::BoardAttacks(const Position& pos) : occupied_(pos.occupied()) {
     for (Bitboard b = slider_men(pos); b;) slider_reach_ |= attacks_[pop_lsb(b)];
 }
 
+Bitboard attacks_by(const Position& pos, Color c) {
+    const Bitboard occupied = pos.occupied();
+    Bitboard attacked = 0;
+    for (Bitboard b = pos.pieces(c); b;) {
+        const Square s = pop_lsb(b);
+        const PieceType t = pos.type_on(s);
+        attacked |= t == PAWN ? pawn_attacks(c, s) : piece_attacks(t, s, occupied);
+    }
+    return attacked;
+}
+
 void BoardAttacks::place_added(const Position& pos, const BoardAttacks& without, Piece added, Square square) {
     assert(pos.occupied() == (without.occupied_ | square_bb(square)) &&
            !(without.occupied_ & square_bb(square)));

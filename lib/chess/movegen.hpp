@@ -15,6 +15,9 @@ void generate_legal_moves(const Position& pos, MoveList& list);
 // positions of an index never allow), in the order generate_legal_moves lists them.
 void generate_legal_exits(const Position& pos, MoveList& list);
 
+// The squares the men of c attack.
+Bitboard attacks_by(const Position& pos, Color c);
+
 // Appends the legal captures and pawn moves (all of them: the moves that leave a slice of a pawn
 // table), in the order generate_legal_moves lists them.
 void generate_legal_captures_and_pawn_moves(const Position& pos, MoveList& list);

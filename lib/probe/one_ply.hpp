@@ -72,24 +72,25 @@ Dtm one_ply_value_of_exact_moves(const Position& pos, ValueOfMove&& value_of) {
         [](const Move&, Dtm exact) { return exact; });
 }
 
-// The better of `stored` and the values of the legal moves that leave the table (captures and
-// promotions), value_of_move(move) giving the value of the position one reaches: the value of an
-// entry of a file whose values exits settle (format version 5).
+// The better of `stored` and the values value_of_move(move) of the positions the moves of `exits`
+// reach: the value of an entry of a file whose values exits settle (format version 5), `exits`
+// being its legal captures and promotions.
 template <class ValueOfMove>
-Dtm with_exit_moves(const Position& pos, Dtm stored, ValueOfMove&& value_of_move) {
-    MoveList moves;
-    generate_legal_exits(pos, moves);
-    for (const Move& m : moves) {
+Dtm with_exit_values(const MoveList& exits, Dtm stored, ValueOfMove&& value_of_move) {
+    for (const Move& m : exits) {
         const Dtm v = value_through(value_of_move(m));
         if (better(v, stored)) stored = v;
     }
     return stored;
 }
 
-// The same when value_of(position) gives the value of the position a move reaches.
+// The same over the legal moves of pos that leave the table, value_of(position) giving the value of
+// the position one reaches.
 template <class ValueOf>
 Dtm with_exits(const Position& pos, Dtm stored, ValueOf&& value_of) {
-    return with_exit_moves(pos, stored, [&](const Move& m) { return value_of(make_move(pos, m)); });
+    MoveList exits;
+    generate_legal_exits(pos, exits);
+    return with_exit_values(exits, stored, [&](const Move& m) { return value_of(make_move(pos, m)); });
 }
 
 }  // namespace retro

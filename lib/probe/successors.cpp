@@ -86,18 +86,6 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
     table.replace_side(side, std::move(bytes), std::move(longs));  // sorts the long values
 }
 
-// The squares the men of `side` attack.
-Bitboard attacks_by(const Position& pos, Color side) {
-    const Bitboard occupied = pos.occupied();
-    Bitboard attacked = 0;
-    for (Bitboard b = pos.pieces(side); b;) {
-        const Square s = pop_lsb(b);
-        const PieceType t = pos.type_on(s);
-        attacked |= t == PAWN ? pawn_attacks(side, s) : piece_attacks(t, s, occupied);
-    }
-    return attacked;
-}
-
 }  // namespace
 
 void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
@@ -111,27 +99,12 @@ void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::
 }
 
 void apply_exits(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
-    const IndexScheme& scheme = table.scheme;
-    const ExitProbe exits(scheme, tables, {}, {}, side_bit(side));
-    // The exits of a run of entries in which one man alone moves are found in their sub-tables once.
-    const int stepping = scheme.fastest_slot();
+    const ExitProbe exits(table.scheme, tables, {}, {}, side_bit(side));
     recompute_side(table, side, stop, [&](uint64_t first, uint64_t last, const auto& set) {
-        std::optional<RunExits> run;  // none when no man moves alone
-        if (stepping >= 0) run.emplace(exits, stepping);
-        for_each_entry_in_runs(
-            scheme, side, first, last,
-            [&](uint64_t i, const Placement& p, const Position& pos, Walked walked) {
-                if (walked == Walked::NewRun && run) run->new_run();
-                const Bitboard attacked = attacks_by(pos, side);
-                if (attacked & pos.pieces(~side, KING)) return;  // not legal
-                const Dtm stored = table.value(side, i);
-                // Most entries attack no man and promote no pawn: no exit.
-                if (!(attacked & pos.pieces(~side)) && !(pos.pieces(side, PAWN) & seventh_rank(side)))
-                    return set(i, stored);
-                const Entry e{i, scheme.kings_on_diagonal(p), p, pos};
-                set(i, with_exit_moves(pos, stored, [&](const Move& m) {
-                        return run ? run->value(e, m) : exits.value_after(pos, p, m, i);
-                    }));
+        for_each_legal_entry_and_exits(
+            exits, table.scheme, side, first, last,
+            [&](uint64_t i, const Placement&, const Position&, const MoveList& moves, const auto& value_of) {
+                set(i, with_exit_values(moves, table.value(side, i), value_of));
             });
     });
 }

@@ -92,7 +92,7 @@ public:
     // The value of moves[k], which leaves the scheme.
     Dtm value(const MoveList& moves, int k) const {
         const Move& m = moves.moves[size_t(k)];
-        if (run_) return run_->value(e_, m);
+        if (run_) return run_->value(e_.index, e_.placement, e_.pos, m);
         if (promotes(m) && asked_[size_t(k)].table) return ExitProbe::read_asked(asked_[size_t(k)]);
         return exits_.value_after(e_.pos, e_.placement, m, e_.index);
     }

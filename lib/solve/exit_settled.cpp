@@ -3,11 +3,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 
-#include "chess/movegen.hpp"
-#include "index/legal_entries.hpp"
 #include "parallel/parallel_for.hpp"
 #include "parallel/shared_progress.hpp"
-#include "solve/exits.hpp"
+#include "solve/run_exits.hpp"
 
 namespace retro {
 
@@ -30,22 +28,20 @@ WriteSurvey exit_settled(const Table& table, const SubtableSource& tables, const
             control.stop_if_requested(Stopped::Work::Writing,
                                       table.material().name() + ": stopped while settling values by exits");
             std::vector<uint64_t>& count = counts.local();
-            MoveList moves;
             const uint64_t first = uint64_t(r.begin()) * 64, last = std::min(entries, uint64_t(r.end()) * 64);
-            for_each_legal_entry(table.scheme, side, first, last,
-                                 [&](uint64_t i, const Placement& p, const Position& pos) {
-                                     const uint64_t bit = uint64_t(1) << (i & 63);
-                                     legal[i >> 6] |= bit;
-                                     const Dtm value = table.value(side, i);
-                                     ++count[value];
-                                     moves.size = 0;
-                                     generate_legal_exits(pos, moves);
-                                     for (const Move& m : moves)
-                                         if (value_through(exits.value_after(pos, p, m)) == value) {
-                                             settled[i >> 6] |= bit;
-                                             break;
-                                         }
-                                 });
+            for_each_legal_entry_and_exits(exits, table.scheme, side, first, last,
+                                           [&](uint64_t i, const Placement&, const Position&,
+                                               const MoveList& moves, const auto& value_of) {
+                                               const uint64_t bit = uint64_t(1) << (i & 63);
+                                               legal[i >> 6] |= bit;
+                                               const Dtm value = table.value(side, i);
+                                               ++count[value];
+                                               for (const Move& m : moves)
+                                                   if (value_through(value_of(m)) == value) {
+                                                       settled[i >> 6] |= bit;
+                                                       break;
+                                                   }
+                                           });
             searched.add(last - first);
         });
         counts.combine_each([&](const std::vector<uint64_t>& c) {

@@ -213,19 +213,20 @@ void compare_run_exits(const IndexScheme& scheme, const ExitProbe& exits, uint64
             run.new_run();
             ++c.runs;
         }
-        Entry e{cursor.index(), scheme.kings_on_diagonal(p), p, walk.board()};
+        const uint64_t index = cursor.index();
+        Position pos = walk.board();
         for (Color side : {WHITE, BLACK}) {
             if (walk.attacks().in_check(~side)) continue;
-            e.pos.set_side_to_move(side);
+            pos.set_side_to_move(side);
             MoveList moves;
-            generate_legal_moves(e.pos, moves);
+            generate_legal_moves(pos, moves);
             for (const Move& m : moves) {
-                if (!captures_or_moves_pawn(e.pos, m) || m.en_passant) continue;
-                EXPECT_EQ(int(run.value(e, m)), int(exits.value_after(e.pos, p, m, e.index)))
-                    << e.pos.fen() << " " << to_uci(m);
+                if (!captures_or_moves_pawn(pos, m) || m.en_passant) continue;
+                EXPECT_EQ(int(run.value(index, p, pos, m)), int(exits.value_after(pos, p, m, index)))
+                    << pos.fen() << " " << to_uci(m);
                 const ExitProbe::RunExit exit = captures_or_promotes(m)
                                                     ? exits.run_exit(p, side, m, walk.stepping_slot())
-                                                    : exits.run_push(e.pos, m, e.index);
+                                                    : exits.run_push(pos, m, index);
                 ++c.kinds[exit.kind];
                 c.flipped += exit.kind == ExitProbe::RunExit::Kind::Linear && exit.flip;
                 c.promotions += m.promotion != NO_PIECE_TYPE;
