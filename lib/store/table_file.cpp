@@ -149,14 +149,15 @@ uint64_t codec_bytes(const WriteOptions& options, int threads) {
 }
 
 uint64_t table_file_bytes_estimate(const Material& m) {
-    // Compressed files measured 7-30% of a byte per entry and side (KRBvKR 7.2%, KQvKR 28.5%);
-    // 40% plus room for the header keeps this an upper bound.
+    // The 3-5-man files measured at most 27% of a byte per entry and side (KQvKNN 26.8%, KQvKR
+    // 26.1%; KRBvKR 2.2%); 40% plus room for the header keeps this an upper bound.
     return 2 * IndexScheme(m).size() * 2 / 5 + 65536;
 }
 
 uint64_t exact_copy_bytes_estimate(const Material& m) {
-    // zstd 1 without the writer's searches measured 7-20% of a byte per entry and side (KRBvKR 7.3%,
-    // KRPvKR 20%): the same bound as the files.
+    // Self-contained at zstd 1 without the writer's searches, the copies of the tables in tables/
+    // measured at most 37% of a byte per entry and side (KQvKR 36.8%, KRBvKR 7.2%): the same bound
+    // as the files.
     return table_file_bytes_estimate(m);
 }
 
