@@ -1,6 +1,6 @@
 // Table files: random probes per second through the block reader (hot and cold cache), whole-table
-// reads (the solver's path), write times (KQvKR, and a synthetic table of KRBvKR's size) and the
-// search for values settled by exits.
+// reads (the solver's path), write times (KQvKR, and a synthetic table of KRBvKR's size), the
+// search for values settled by exits and the completion of a file they settle.
 //
 //   store_bench                                   everything (solves KQvK, KRvK, KQvKR first: ~10 s)
 //   store_bench --benchmark_filter=Probe          probes only
@@ -213,6 +213,21 @@ void SettleExitsKQvKR(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(2 * kqkr()->scheme.size()));
 }
 BENCHMARK(SettleExitsKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The whole KQvKR table read from a file that exits settle (the default form), and completed from
+// its sub-tables (apply_exits): what a job pays for a sub-table that has no exact copy.
+void CompleteSettledKQvKR(benchmark::State& state) {
+    const fs::path dir = scratch() / "settled";
+    fs::create_directories(dir);
+    const Tablebase exact(table_dir());
+    for (const char* name : {"KQvK", "KRvK", "KQvKR"}) {
+        const Material m = Material::parse(name);
+        write_settled_table(*exact.find(m), table_path(dir, m), WriteOptions{}, exact);
+    }
+    for (auto _ : state) benchmark::DoNotOptimize(Tablebase(dir).find(Material::parse("KQvKR")));
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(2 * kqkr()->scheme.size()));
+}
+BENCHMARK(CompleteSettledKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A KRBvKR-sized table (2 x 110,107,536 entries, 220 MB) filled with KQvKR's values over and over, so
 // it compresses roughly like real data. Holes are found with KRBvKR's own index.
