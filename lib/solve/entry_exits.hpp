@@ -24,12 +24,7 @@ inline bool leaves_scheme(const Entry& e, const Move& m) { return captures_or_mo
 // one of the other side's. Most positions have neither.
 inline bool may_leave(const Position& pos) {
     const Color us = pos.side_to_move();
-    if (pos.pieces(us, PAWN)) return true;
-    const Bitboard occupied = pos.occupied(), theirs = pos.pieces(~us);
-    for (int t = KING; t < PAWN; ++t)
-        for (Bitboard b = pos.pieces(us, PieceType(t)); b;)
-            if (piece_attacks(PieceType(t), pop_lsb(b), occupied) & theirs) return true;
-    return false;
+    return pos.pieces(us, PAWN) || (attacks_by(pos, us) & pos.pieces(~us));
 }
 // The legal moves that leave the scheme: captures and pawn moves (none listed when none may).
 inline MoveList leaving_moves(const Position& pos) {

@@ -1,5 +1,6 @@
 // The exits of a run of entries in which one man alone moves (index/board_walk.hpp), each found in
-// its sub-table or slice once a run: the first pass walks every entry's exits, and along a run most
+// its sub-table or slice once a run: the first pass walks every entry's exits, as do the completion
+// of a file that exits settle and the writer's search for its settled entries, and along a run most
 // of them reach entries a step apart, or one entry.
 #pragma once
 
@@ -59,8 +60,8 @@ private:
     std::array<ExitProbe::RunExit, CAPACITY> found_{};
 };
 
-// Calls f(index, placement, position, exits, value_of) for every legal entry of [first, last) with
-// `side` to move, in order: `exits` lists its legal captures and promotions, and value_of(move) gives
+// Calls f(index, placement, position, moves, value_of) for every legal entry of [first, last) with
+// `side` to move, in order: `moves` lists its legal captures and promotions, and value_of(move) gives
 // the value one of them reaches, for the opponent. One attack set of the side's men tells whether the
 // entry is legal and whether it may have an exit: most entries attack no man and have no pawn on
 // their seventh rank, and no move is generated for them. Along a run, the exits are found once.
