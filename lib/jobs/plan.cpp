@@ -108,27 +108,47 @@ uint64_t JobPlan::peak_memory() const {
     return m ? memory(*m).peak() : 0;
 }
 
-uint64_t JobPlan::disk_needed() const {
-    uint64_t files = 0, checkpoint = 0;
-    std::set<Material> chains;  // their copies are written as the tables that read them start
-    for (const auto& t : tables) {
+uint64_t JobPlan::disk_needed(FileSize size) const {
+    // The last table that reads m whole: m's exact copy goes once it is done.
+    std::map<Material, size_t> last_reader;
+    for (size_t i = 0; i < tables.size(); ++i)
+        if (!tables[i].complete)
+            for (const Material& sub : direct_subtables(tables[i].material)) last_reader[sub] = i;
+    uint64_t written = 0, copies = 0, chain_copies = 0, peak = 0;
+    std::multimap<size_t, uint64_t> copies_until;  // the job's copies, by their last reader
+    std::set<Material> chains;                     // their copies stay until the job ends
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const PlannedTable& t = tables[i];
         if (t.complete) continue;
         const Material& m = t.material;
-        files += table_file_bytes_estimate(m);
-        if (t.settles && t.read_whole_later) files += exact_copy_bytes_estimate(m);
-        checkpoint = std::max(checkpoint, checkpoint_bytes_estimate(m, settings.ranks));
+        for (auto spent = copies_until.begin(); spent != copies_until.end() && spent->first < i;) {
+            copies -= spent->second;
+            spent = copies_until.erase(spent);
+        }
         for (const SubtableSides& sub : completion_chain(
                  m, t.memory.promotions_in_part,
                  [this](const Material&sub, SideSet) { return completed_when_read.contains(sub); }))
-            chains.insert(sub.material);
+            if (chains.insert(sub.material).second)
+                chain_copies += exact_copy_bytes_estimate(sub.material, size);
+        const uint64_t file = table_file_bytes_estimate(m, size);
+        const uint64_t copy = t.settles && t.read_whole_later ? exact_copy_bytes_estimate(m, size) : 0;
+        const uint64_t checkpoint = checkpoint_bytes_estimate(m, settings.ranks);
+        // Solving, the old checkpoint beside the new; writing, the file beside the checkpoint; done,
+        // the file and its copy.
+        const uint64_t own = std::max({2 * checkpoint, checkpoint + file, file + copy});
+        peak = std::max(peak, written + copies + chain_copies + own);
+        written += file;
+        if (copy) {
+            copies += copy;
+            copies_until.emplace(last_reader.at(m), copy);
+        }
     }
-    for (const Material& m : chains) files += exact_copy_bytes_estimate(m);
-    return files + 2 * checkpoint;
+    return peak;
 }
 
-uint64_t JobPlan::disk_total() const {
+uint64_t JobPlan::disk_total(FileSize size) const {
     uint64_t files = 0;
-    for (const auto& t : tables) files += table_file_bytes_estimate(t.material);
+    for (const auto& t : tables) files += table_file_bytes_estimate(t.material, size);
     return files;
 }
 
@@ -209,12 +229,12 @@ std::optional<std::string> refusal(const JobPlan& plan, uint64_t memory_limit,
                plan.memory(m).text() + "), more than the limit of " + format_bytes(memory_limit) +
                "; free memory, raise --memory-limit if you know better, lower --cache, or build fewer tables";
     }
-    const uint64_t disk = plan.disk_needed();
+    const uint64_t disk = plan.disk_needed(FileSize::Expected);
     if (free_disk && disk > *free_disk)
         return "this job needs about " + format_bytes(disk) + " of disk in " + plan.dir.string() +
-               " but only " + format_bytes(*free_disk) +
+               " at its peak but only " + format_bytes(*free_disk) +
                " is free; free some space, choose another -o directory, or pass " +
-               "--no-disk-check if the estimate is too pessimistic";
+               "--no-disk-check if its tables compress better than most";
     return std::nullopt;
 }
 

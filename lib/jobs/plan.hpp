@@ -91,12 +91,15 @@ struct JobPlan {
     // sub-tables in memory), and which table sets it.
     uint64_t peak_memory() const;
     std::optional<Material> peak_memory_table() const;
-    // Disk the job still needs: the files still to write, the exact copies of those read whole later
-    // and of the tables of their completion chains (jobs/completion_chain.hpp), plus the largest
-    // checkpoint twice (the old one stays until the new one is renamed over it).
-    uint64_t disk_needed() const;
+    // Disk the job still needs at its peak, its tables built in order: the files written so far, the
+    // exact copies still to be read (of the job's tables read whole later, until the last table that
+    // reads each is done; and of the tables of their completion chains, jobs/completion_chain.hpp,
+    // until the job ends), and the table being built: its checkpoint twice while it is solved (the
+    // old one stays until the new one is renamed over it), then its file beside the checkpoint, then
+    // the file and its copy.
+    uint64_t disk_needed(FileSize size) const;
     // Disk all the files of the plan take when the job is done.
-    uint64_t disk_total() const;
+    uint64_t disk_total(FileSize size) const;
 };
 
 // Plans building `targets` and everything they need into `dir` with `settings`, checking the files

@@ -60,11 +60,11 @@ std::vector<std::string> plan_report(const JobPlan& plan) {
                                  : " pawn tables keep their solved slices on disk or read their promotions") +
                             " in part to stay within the cache (slower; the tables read in part are written "
                             "self-contained)");
-        lines.push_back(
-            "estimated disk: " + format_bytes(plan.disk_needed()) + " more (" +
-            format_bytes(plan.disk_total()) +
-            " for all the tables of the job; checkpoints and the sub-tables' exact copies aside)" +
-            (plan.free_disk ? "; " + format_bytes(*plan.free_disk) + " free" : std::string()));
+        lines.push_back("estimated disk: about " + format_bytes(plan.disk_needed(FileSize::Expected)) +
+                        " more at the peak with checkpoints and exact copies, at most " +
+                        format_bytes(plan.disk_needed(FileSize::Bound)) + "; the job's files about " +
+                        format_bytes(plan.disk_total(FileSize::Expected)) +
+                        (plan.free_disk ? "; " + format_bytes(*plan.free_disk) + " free" : std::string()));
     }
     for (std::string& line : projection_lines(plan)) lines.push_back(std::move(line));
     if (const auto fit = memory_fit(plan, plan.resources.memory_limit)) lines.push_back(*fit);

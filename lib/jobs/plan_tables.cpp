@@ -29,7 +29,8 @@ std::vector<Closure> closures(const JobPlan& plan) {
     std::map<Material, size_t> position;
     for (size_t i = 0; i < n; ++i) position[plan.tables[i].material] = i;
     std::vector<uint64_t> file(n);
-    for (size_t i = 0; i < n; ++i) file[i] = table_file_bytes_estimate(plan.tables[i].material);
+    for (size_t i = 0; i < n; ++i)
+        file[i] = table_file_bytes_estimate(plan.tables[i].material, FileSize::Expected);
     std::vector<std::vector<uint64_t>> member(n, std::vector<uint64_t>(words));
     std::vector<Closure> out(n);
     for (size_t i = 0; i < n; ++i) {
@@ -100,7 +101,8 @@ std::vector<std::string> plan_table_lines(const JobPlan& plan) {
             (t.memory.ranks > 1 ? " at rank 0, which writes; " + format_bytes(t.memory.peak_not_writing()) +
                                       " at each other rank"
                                 : std::string()) +
-            ", " + way_text(t.memory) + "  file " + format_bytes(table_file_bytes_estimate(t.material)) +
+            ", " + way_text(t.memory) + "  file " +
+            format_bytes(table_file_bytes_estimate(t.material, FileSize::Expected)) +
             "  closure: " + std::to_string(c.to_build) + " tables to build, peak " + format_bytes(c.peak) +
             ", files " + format_bytes(c.files);
         if (limit) {

@@ -13,12 +13,15 @@ namespace retro {
 // reading its blocks (128 KiB of codes, or block_entries of at most 2 bytes). table_file.cpp
 uint64_t codec_bytes(const WriteOptions& options, int threads);
 
-// Bytes of m's table file on disk, an upper bound from the compressed sizes measured (see
-// docs/format.md): a job refuses to start when the disk is too small, so it must not undercount.
-// table_file.cpp
-uint64_t table_file_bytes_estimate(const Material& m);
-// Bytes of m's exact copy, an upper bound likewise. table_file.cpp
-uint64_t exact_copy_bytes_estimate(const Material& m);
+// Which size of a file a job's estimate takes: what the 3-5-man files of the table's kind (pawnless or
+// with pawns) take together, per entry, which a job of many tables comes near; or an upper bound on
+// every such file measured, which a table alone never exceeds.
+enum class FileSize { Expected, Bound };
+
+// Bytes of m's table file on disk, from the compressed sizes measured (docs/format.md). table_file.cpp
+uint64_t table_file_bytes_estimate(const Material& m, FileSize size);
+// Bytes of m's exact copy likewise. table_file.cpp
+uint64_t exact_copy_bytes_estimate(const Material& m, FileSize size);
 
 // The cache of the SliceStoreValues a table is written from: a few slices, for the blocks in flight.
 // table_values.cpp

@@ -148,17 +148,29 @@ uint64_t codec_bytes(const WriteOptions& options, int threads) {
     return uint64_t(threads) * codec_thread_bytes(options.codec, options.level, block_bytes);
 }
 
-uint64_t table_file_bytes_estimate(const Material& m) {
-    // The 3-5-man files measured at most 27% of a byte per entry and side (KQvKNN 26.8%, KQvKR
-    // 26.1%; KRBvKR 2.2%); 40% plus room for the header keeps this an upper bound.
-    return 2 * IndexScheme(m).size() * 2 / 5 + 65536;
+namespace {
+
+// Bytes per entry and side to move, in hundredths, and the header's room.
+uint64_t file_bytes(const Material& m, uint64_t percent) {
+    return 2 * IndexScheme(m).size() * percent / 100 + 65536;
 }
 
-uint64_t exact_copy_bytes_estimate(const Material& m) {
-    // Self-contained at zstd 1 without the writer's searches, the copies of the tables in tables/
-    // measured at most 37% of a byte per entry and side (KQvKR 36.8%, KRBvKR 7.2%): the same bound
-    // as the files.
-    return table_file_bytes_estimate(m);
+}  // namespace
+
+uint64_t table_file_bytes_estimate(const Material& m, FileSize size) {
+    // The 5-man files take 10.8% of a byte per entry and side pawnless, 12.2% with pawns, all the
+    // tables of a kind together (the 4-man 9.9% and 11.3%); one file at most 27% (KQvKNN 26.8%, KQvKR
+    // 26.1%; KRBvKR 2.2%), which 40% bounds.
+    if (size == FileSize::Bound) return file_bytes(m, 40);
+    return file_bytes(m, m.has_pawns() ? 13 : 11);
+}
+
+uint64_t exact_copy_bytes_estimate(const Material& m, FileSize size) {
+    // Self-contained at zstd 1 without the writer's searches, the copies of the tables in tables/ take
+    // 12.9% of a byte per entry and side pawnless, 20.0% with pawns, together; one at most 37% (KQvKR
+    // 36.8%, KRBvKR 7.2%), within the files' bound.
+    if (size == FileSize::Bound) return file_bytes(m, 40);
+    return file_bytes(m, m.has_pawns() ? 20 : 13);
 }
 
 WriteOptions exact_copy_options(SideSet sides) {

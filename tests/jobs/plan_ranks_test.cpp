@@ -153,7 +153,7 @@ TEST(JobsPlanRanks, EachRankCheckpointsItsOwnSliceStore) {
     const auto disk_on = [&](int ranks) {
         JobSettings settings;
         settings.ranks = ranks;
-        return make_plan({krpk}, none, settings).disk_needed();
+        return make_plan({krpk}, none, settings).disk_needed(FileSize::Bound);
     };
     // KRPvK's checkpoints are the job's largest from 2 ranks on (in one process a sub-table's), and each is
     // written beside the one before it replaces it.

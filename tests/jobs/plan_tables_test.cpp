@@ -29,8 +29,8 @@ TEST(JobsPlanTables, KNNNNNvKFitsThisMachineWithItsClosure) {
     ASSERT_EQ(lines.size(), 2u);
     EXPECT_EQ(lines[0].substr(0, 34), "KNNNNNvK  2.99e9 entries a side   ") << lines[0];
     EXPECT_TRUE(contains(lines[0],
-                         "peak 7.92 GiB, whole  file 2.23 GiB  closure: 5 tables to build, peak 7.92 "
-                         "GiB, files 2.43 GiB  fits"))
+                         "peak 7.92 GiB, whole  file 627 MiB  closure: 5 tables to build, peak 7.92 "
+                         "GiB, files 685 MiB  fits"))
         << lines[0];
     EXPECT_EQ(lines[1],
               "1 7-man table to build; closures within the limit of 23.2 GiB: 1 (the largest, KNNNNNvK, 7.92 "
@@ -54,7 +54,7 @@ TEST(JobsPlanTables, APawnTableGoesLeanYetItsClosureNeedsMore) {
                                     [](const std::string& line) { return line.starts_with("KPPPPPvK "); });
     ASSERT_NE(pawns, lines.end());
     EXPECT_TRUE(contains(*pawns,
-                         " entries a side   peak 7.55 GiB, lean (promotions in part)  file 2.30 GiB  "
+                         " entries a side   peak 7.55 GiB, lean (promotions in part)  file 767 MiB  "
                          "closure: 251 tables to build, peak 549 GiB"))
         << *pawns;
     EXPECT_TRUE(pawns->ends_with("  needs more")) << *pawns;

@@ -123,7 +123,11 @@ TEST(JobsPlan, EstimatesAddUp) {
     const Material kqkr = Material::parse("KQvKR");
     const uint64_t entries = IndexScheme(kqkr).size();
     EXPECT_EQ(table_memory_bytes(kqkr), 2 * entries);
-    EXPECT_EQ(table_file_bytes_estimate(kqkr), 2 * entries * 2 / 5 + 65536);
+    EXPECT_EQ(table_file_bytes_estimate(kqkr, FileSize::Bound), 2 * entries * 40 / 100 + 65536);
+    EXPECT_EQ(table_file_bytes_estimate(kqkr, FileSize::Expected), 2 * entries * 11 / 100 + 65536);
+    const Material krpkr = Material::parse("KRPvKR");
+    EXPECT_EQ(exact_copy_bytes_estimate(krpkr, FileSize::Expected),
+              2 * IndexScheme(krpkr).size() * 20 / 100 + 65536);
     // A pawnless table: its state and 4 bits per entry for its survey (legal and settled, both
     // sides), which the solver finds and the writer takes; one side to move of each sub-table
     // (Dependencies.ExitsReachOneSideToMove...).
@@ -168,7 +172,9 @@ TEST(JobsPlan, EstimatesAddUp) {
     EXPECT_EQ(plan.peak_memory(), m.peak() + plan.resources.codecs);
     EXPECT_EQ(plan.entries_to_build(), 2 * (entries + IndexScheme(Material::parse("KQvK")).size() +
                                             IndexScheme(Material::parse("KRvK")).size()));
-    EXPECT_GE(plan.disk_needed(), plan.disk_total());
+    for (FileSize size : {FileSize::Expected, FileSize::Bound})
+        EXPECT_GE(plan.disk_needed(size), plan.disk_total(size));
+    EXPECT_LT(plan.disk_needed(FileSize::Expected), plan.disk_needed(FileSize::Bound));
 }
 
 // A pawn table holds its values and the tables its promotions reach whole while they fit the cache;
@@ -304,12 +310,12 @@ TEST(JobsPlan, RefusesWhatDoesNotFit) {
     const JobPlan plan =
         make_plan({Material::parse("KQvKR")}, fs::temp_directory_path() / "retro_jobs_plan_none");
     EXPECT_FALSE(refusal(plan, 0, std::nullopt));  // no limits
-    EXPECT_FALSE(refusal(plan, plan.peak_memory(), plan.disk_needed()));
+    EXPECT_FALSE(refusal(plan, plan.peak_memory(), plan.disk_needed(FileSize::Expected)));
     const auto memory = refusal(plan, plan.peak_memory() - 1, std::nullopt);
     ASSERT_TRUE(memory);
     EXPECT_NE(memory->find("memory"), std::string::npos) << *memory;
     EXPECT_NE(memory->find("KQvKR"), std::string::npos) << *memory;
-    const auto disk = refusal(plan, 0, plan.disk_needed() - 1);
+    const auto disk = refusal(plan, 0, plan.disk_needed(FileSize::Expected) - 1);
     ASSERT_TRUE(disk);
     EXPECT_NE(disk->find("disk"), std::string::npos) << *disk;
 }
@@ -327,29 +333,42 @@ TEST(JobsPlan, KnowsWhichTablesAreReadInPart) {
         EXPECT_FALSE(plan.read_in_part(Material::parse(whole))) << whole;
 }
 
-// A settled table read whole by a later one gets an exact copy while the job runs: on the disk
-// estimate, not for --self-contained, nor for a table read in part (written self-contained).
-TEST(JobsPlan, CountsTheExactCopiesOfTheSettledTablesReadWholeLater) {
+// A settled table read whole by a later one gets an exact copy while the job runs, until the last
+// table that reads it is done: on the disk estimate, not for --self-contained, nor for a table read
+// in part (written self-contained). KPvKP's job peaks while KRvKR is solved (the largest checkpoint
+// of its last tables), beside the copies of the tables built before it that it or a later one reads.
+TEST(JobsPlan, CountsTheExactCopiesOfTheSettledTablesWhileTheyAreRead) {
     const fs::path dir = fs::temp_directory_path() / "retro_jobs_plan_none";
-    JobPlan plan = make_plan({Material::parse("KPvKP")}, dir, WHOLE);
-    const Material kqkp = Material::parse("KQvKP"), kpkp = Material::parse("KPvKP");
+    const Material kqkp = Material::parse("KQvKP"), kpkp = Material::parse("KPvKP"),
+                   krkr = Material::parse("KRvKR");
+    JobPlan plan = make_plan({kpkp}, dir, WHOLE);
     EXPECT_TRUE(plan.read_whole_later(kqkp));
     EXPECT_TRUE(plan.settles(kqkp));
     EXPECT_FALSE(plan.read_whole_later(kpkp));
-    uint64_t copies = 0;
-    for (const auto& t : plan.tables)
-        if (plan.read_whole_later(t.material)) copies += exact_copy_bytes_estimate(t.material);
-    EXPECT_GT(copies, 0u);
-    const uint64_t with_copies = plan.disk_needed();
+    const auto at = [&](const Material& m) {
+        return size_t(std::ranges::find(plan.tables, m, &PlannedTable::material) - plan.tables.begin());
+    };
+    uint64_t copies = 0, beside_krkr = 0;
+    for (const auto& t : plan.tables) {
+        if (!plan.read_whole_later(t.material)) continue;
+        const uint64_t copy = exact_copy_bytes_estimate(t.material, FileSize::Expected);
+        copies += copy;
+        bool read_then = false;
+        for (size_t reader = at(krkr); reader < plan.tables.size(); ++reader)
+            read_then |= bool(std::ranges::count(direct_subtables(plan.tables[reader].material), t.material));
+        if (at(t.material) < at(krkr) && read_then) beside_krkr += copy;
+    }
+    EXPECT_LT(beside_krkr, copies);
+    const uint64_t with_copies = plan.disk_needed(FileSize::Expected);
     JobSettings self_contained = WHOLE;
     self_contained.write.settle_exits = false;
-    plan = make_plan({Material::parse("KPvKP")}, dir, self_contained);
+    plan = make_plan({kpkp}, dir, self_contained);
     EXPECT_FALSE(plan.settles(kqkp));
-    EXPECT_EQ(plan.disk_needed(), with_copies - copies);
-    plan = make_plan({Material::parse("KPvKP")}, dir, with_cache(0));
+    EXPECT_EQ(plan.disk_needed(FileSize::Expected), with_copies - beside_krkr);
+    plan = make_plan({kpkp}, dir, with_cache(0));
     EXPECT_FALSE(plan.settles(kqkp));  // read in part
     EXPECT_TRUE(plan.settles(kpkp));   // from its slices' surveys, though it reads its promotions in part
-    EXPECT_LT(plan.disk_needed(), with_copies);
+    EXPECT_LT(plan.disk_needed(FileSize::Expected), with_copies);
 }
 
 TEST(JobsPlan, EverySixManTableFitsThisMachine) {

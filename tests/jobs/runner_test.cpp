@@ -130,14 +130,15 @@ TEST_F(JobsRunner, EstimatesCountTheCompletionOfTheSubTablesWithoutACopy) {
     JobPlan plan = make_plan(KPK, dir);
     EXPECT_EQ(plan.completed_when_read.size(), 4u);
     EXPECT_EQ(plan.memory(kpk).completing, every);
-    const uint64_t disk = plan.disk_needed();  // with the copies of the four
+    const uint64_t disk = plan.disk_needed(FileSize::Expected);  // with the copies of the four
     const Tablebase tables(dir);
     write_table(*tables.find(kqk), exact_copy_path(dir, kqk), exact_copy_options());
     plan = make_plan(KPK, dir);
     EXPECT_FALSE(plan.completed_when_read.contains(kqk));
     EXPECT_EQ(plan.completed_when_read.size(), 3u);
     EXPECT_LE(plan.memory(kpk).completing, every);
-    EXPECT_EQ(disk - plan.disk_needed(), exact_copy_bytes_estimate(kqk));
+    EXPECT_EQ(disk - plan.disk_needed(FileSize::Expected),
+              exact_copy_bytes_estimate(kqk, FileSize::Expected));
 }
 
 // Those sub-tables are completed before the solve, each once, with a line for each (KPPvKP's took 19
