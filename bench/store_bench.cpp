@@ -1,6 +1,7 @@
 // Table files: random probes per second through the block reader (hot and cold cache), whole-table
 // reads (the solver's path), write times (KQvKR, and a synthetic table of KRBvKR's size), the
-// search for values settled by exits and the completion of a file they settle.
+// search for values settled by exits, the completion of a file they settle and the rebuild of a
+// shipped file's dropped side.
 //
 //   store_bench                                   everything (solves KQvK, KRvK, KQvKR first: ~10 s)
 //   store_bench --benchmark_filter=Probe          probes only
@@ -228,6 +229,27 @@ void CompleteSettledKQvKR(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(2 * kqkr()->scheme.size()));
 }
 BENCHMARK(CompleteSettledKQvKR)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The whole KQvKR table read from the shipping form, which keeps one side to move (the argument's
+// other), its sub-tables in the default form: the dropped side is rebuilt by a one-ply search over the
+// kept one and the sub-tables (rebuild_side), what a job pays for a sub-table of a shipped set.
+void RebuildShippedKQvKR(benchmark::State& state) {
+    const Color kept = Color(state.range(0));
+    const fs::path dir = scratch() / (kept == WHITE ? "shipped-white" : "shipped-black");
+    fs::create_directories(dir);
+    const Tablebase exact(table_dir());
+    for (const char* name : {"KQvK", "KRvK", "KQvKR"}) {
+        const Material m = Material::parse(name);
+        WriteOptions options;
+        if (m == Material::parse("KQvKR"))
+            options.keep =
+                kept == WHITE ? WriteOptions::Sides::WhiteToMove : WriteOptions::Sides::BlackToMove;
+        write_settled_table(*exact.find(m), table_path(dir, m), options, exact);
+    }
+    for (auto _ : state) benchmark::DoNotOptimize(Tablebase(dir).find(Material::parse("KQvKR")));
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(kqkr()->scheme.size()));
+}
+BENCHMARK(RebuildShippedKQvKR)->Arg(WHITE)->Arg(BLACK)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A KRBvKR-sized table (2 x 110,107,536 entries, 220 MB) filled with KQvKR's values over and over, so
 // it compresses roughly like real data. Holes are found with KRBvKR's own index.

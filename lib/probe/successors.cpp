@@ -46,17 +46,33 @@ Dtm Successors::expected(const Position& pos) const {
     });
 }
 
-Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos) const {
+Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos,
+                         const BoardAttacks& attacks) const {
     const IndexScheme& scheme = table_.scheme;
     const Color next = ~pos.side_to_move();
-    return one_ply_value_of_exact_moves(pos, [&](const Move& m) {
+    MoveSummary moves;
+    if (!summarize_legal_moves(pos, attacks, moves)) list_legal_moves(pos, moves);
+    if (moves.quiet_moves() + moves.exits.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
+    Dtm best = 0;  // checkmated: worse than any move
+    const auto take = [&best](Dtm reached) {
+        if (const Dtm v = value_through(reached); better(v, best)) best = v;
+    };
+    for (const Move& m : moves.exits) {
         // Captures and promotions leave the table; a double push may give an en passant right.
         const bool double_push = (pos.pieces(PAWN) & square_bb(m.from)) && (m.to ^ m.from) == 16;
-        if (captures_or_promotes(m) || double_push) return value(make_move(pos, m));
-        const uint64_t reached = scheme.encode_moved(index, p, p.slot_of(m.from, scheme.men()), m.to);
-        assert(reached == scheme.encode(make_move(pos, m)));
-        return table_.value(next, reached);
-    });
+        if (captures_or_promotes(m) || double_push)
+            take(value(make_move(pos, m)));
+        else
+            take(table_.value(next, scheme.encode_moved(index, p, p.slot_of(m.from, scheme.men()), m.to)));
+    }
+    const auto take_moved = [&](Square from, Bitboard targets) {
+        scheme.for_each_moved(index, p, p.slot_of(from, scheme.men()), targets,
+                              [&](uint64_t reached, bool) { take(table_.value(next, reached)); });
+    };
+    for (int k = 0; k < moves.pieces; ++k)
+        take_moved(moves.piece_targets[size_t(k)].from, moves.piece_targets[size_t(k)].to);
+    take_moved(pos.king(pos.side_to_move()), moves.king_targets);
+    return best;
 }
 
 namespace {
@@ -91,10 +107,13 @@ void recompute_side(Table& table, Color side, const std::atomic<bool>* stop, Val
 void rebuild_side(Table& table, Color side, const Tablebase& tables, const std::atomic<bool>* stop) {
     const Successors successors(table, tables, side_bit(side));
     recompute_side(table, side, stop, [&](uint64_t first, uint64_t last, const auto& set) {
-        for_each_legal_entry(table.scheme, side, first, last,
-                             [&](uint64_t i, const Placement& p, const Position& pos) {
-                                 set(i, successors.expected(i, p, pos));
-                             });
+        // The attacks of the board tell both the entry's legality and its moves.
+        for_each_entry_in_runs(table.scheme, side, first, last,
+                               [&](uint64_t i, const Placement& p, const Position& pos, Walked) {
+                                   const BoardAttacks attacks(pos);
+                                   if (!attacks.in_check(~side))
+                                       set(i, successors.expected(i, p, pos, attacks));
+                               });
     });
 }
 

@@ -21,11 +21,12 @@ public:
     Dtm value(const Position& pos) const;
     // The minimax value of a position of the table's material from the values of its successors.
     Dtm expected(const Position& pos) const;
-    // The same for the legal entry `index` of the table (placement p, position pos), its quiet moves'
-    // entries found by index arithmetic (IndexScheme::encode_moved), cheaper than playing them: the
-    // rebuild of a dropped side, which reads whole tables. The verifier plays every move (above), to
-    // stay independent of the arithmetic the solver uses.
-    Dtm expected(uint64_t index, const Placement& p, const Position& pos) const;
+    // The same for the legal entry `index` of the table (placement p, position pos, the board's
+    // attacks), its legal moves summarized as the solver's first pass does (chess/movegen.hpp) and
+    // the entries of its quiet ones found by index arithmetic (IndexScheme::for_each_moved), cheaper
+    // than playing them: the rebuild of a dropped side, which reads whole tables. The verifier plays
+    // every move (above), to stay independent of the arithmetic the solver uses.
+    Dtm expected(uint64_t index, const Placement& p, const Position& pos, const BoardAttacks& attacks) const;
 
 private:
     // A sub-table as a successor's material finds it: as stored, or with the colours swapped.
