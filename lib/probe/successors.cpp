@@ -52,23 +52,23 @@ Dtm Successors::expected(uint64_t index, const Placement& p, const Position& pos
     const Color next = ~pos.side_to_move();
     MoveSummary moves;
     if (!summarize_legal_moves(pos, attacks, moves)) list_legal_moves(pos, moves);
-    if (moves.quiet_moves() + moves.exits.size == 0) return pos.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
+    if (moves.quiet_moves() + moves.exits.size == 0)
+        return attacks.in_check(pos.side_to_move()) ? 0 : DTM_DRAW;
     Dtm best = 0;  // checkmated: worse than any move
     const auto take = [&best](Dtm reached) {
         if (const Dtm v = value_through(reached); better(v, best)) best = v;
     };
-    for (const Move& m : moves.exits) {
-        // Captures and promotions leave the table; a double push may give an en passant right.
-        const bool double_push = (pos.pieces(PAWN) & square_bb(m.from)) && (m.to ^ m.from) == 16;
-        if (captures_or_promotes(m) || double_push)
-            take(value(make_move(pos, m)));
-        else
-            take(table_.value(next, scheme.encode_moved(index, p, p.slot_of(m.from, scheme.men()), m.to)));
-    }
     const auto take_moved = [&](Square from, Bitboard targets) {
         scheme.for_each_moved(index, p, p.slot_of(from, scheme.men()), targets,
                               [&](uint64_t reached, bool) { take(table_.value(next, reached)); });
     };
+    // The summary's exits are captures, promotions and pawn pushes. Captures and promotions leave the
+    // table; a double push may give an en passant right; a single push stays in the table.
+    for (const Move& m : moves.exits)
+        if (captures_or_promotes(m) || is_double_push(m))
+            take(value(make_move(pos, m)));
+        else
+            take_moved(m.from, square_bb(m.to));
     for (int k = 0; k < moves.pieces; ++k)
         take_moved(moves.piece_targets[size_t(k)].from, moves.piece_targets[size_t(k)].to);
     take_moved(pos.king(pos.side_to_move()), moves.king_targets);

@@ -14,8 +14,8 @@ namespace retro {
 uint64_t codec_bytes(const WriteOptions& options, int threads);
 
 // Which size of a file a job's estimate takes: what the 3-5-man files of the table's kind (pawnless or
-// with pawns) take together, per entry, which a job of many tables comes near; or an upper bound on
-// every such file measured, which a table alone never exceeds.
+// with pawns) take together, per entry, which a job of many tables comes near; or a bound above every
+// such file measured, which one table may come near.
 enum class FileSize { Expected, Bound };
 
 // Bytes of m's table file on disk, from the compressed sizes measured (docs/format.md). table_file.cpp
