@@ -19,6 +19,7 @@
 #include "jobs/heap.hpp"
 #include "jobs/plan.hpp"
 #include "jobs/progress.hpp"
+#include "jobs/resident.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/threads.hpp"
 #include "probe/tablebase.hpp"
@@ -135,13 +136,12 @@ int main(int argc, char** argv) {
             if (vm.count(output)) check_output(vm[output].as<std::string>());
 
         const uint64_t positions = 2 * IndexScheme(m).size();
+        const uint64_t memory = in_memory_solve_bytes(m, *std::ranges::max_element(threads));
         std::cerr << "tbbench " << m.name() << ": " << positions
-                  << " index entries (both sides to move), about "
-                  << format_bytes(memory_plan(m, UINT64_MAX, UINT64_MAX, true, 0, {},
-                                              *std::ranges::max_element(threads))
-                                      .peak())
-                  << " of memory; " << cores << " cores available (" << std::thread::hardware_concurrency()
-                  << " hardware threads), load average " << load_average() << "\nthread counts:";
+                  << " index entries (both sides to move), about " << format_bytes(memory)
+                  << " of memory with the sub-tables held whole; " << cores << " cores available ("
+                  << std::thread::hardware_concurrency() << " hardware threads), load average "
+                  << load_average() << "\nthread counts:";
         for (int t : threads) std::cerr << ' ' << t;
         std::cerr << "; " << repeat << " runs each, interleaved\n";
         if (threads.back() > cores)
@@ -187,7 +187,8 @@ int main(int argc, char** argv) {
         const auto rows = summarize(runs, positions);
         std::cout << m.name() << ", " << positions << " positions (index entries, both sides to move), "
                   << repeat << " runs per thread count, load average " << load_average() << "\n"
-                  << format_bench_table(rows) << format_phase_table(rows);
+                  << format_bench_table(rows) << format_phase_table(rows) << "peak memory "
+                  << format_bytes(peak_resident_bytes()) << " (estimated " << format_bytes(memory) << ")\n";
 
         const std::string csv_text = bench_csv(rows);
         std::filesystem::path csv;

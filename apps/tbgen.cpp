@@ -1,6 +1,5 @@
 // tbgen: builds endgame tables by retrograde analysis (single tables or whole sets, resumable), or
 // verifies table files. The job logic lives in lib/jobs/.
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -19,6 +18,7 @@
 #include "jobs/plan_report.hpp"
 #include "jobs/plan_tables.hpp"
 #include "jobs/progress.hpp"
+#include "jobs/resident.hpp"
 #include "jobs/runner.hpp"
 #include "jobs/signals.hpp"
 #include "jobs/threads.hpp"
@@ -38,12 +38,6 @@ using namespace retro;
 namespace {
 
 constexpr int EXIT_REFUSED = 3;
-
-uint64_t peak_rss_bytes() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return uint64_t(usage.ru_maxrss) * 1024;
-}
 
 std::string shell_quote(const std::string& s) {
     if (!s.empty() &&
@@ -189,7 +183,7 @@ int generate(const GenerateArgs& a) {
     try {
         result = run_job(plan, options);
     } catch (const std::exception& e) {
-        const std::string peak = "peak memory " + format_bytes(peak_rss_bytes());
+        const std::string peak = "peak memory " + format_bytes(peak_resident_bytes());
         if (a.ranks)  // the other ranks wait in a collective step: end them too
             a.ranks->abort("tbgen: error on rank " + std::to_string(a.ranks->rank()) + ": " + e.what() +
                            " (" + peak + "); the tables written so far are complete");
@@ -207,7 +201,7 @@ int generate(const GenerateArgs& a) {
         say(std::string("interrupted") + (sig ? " by signal " + std::to_string(sig) : std::string()) + ": " +
             result.stopped_at + ". " + std::to_string(result.built.size()) + " tables built in this run, " +
             std::to_string(plan.to_build() - int(result.built.size()) - result.built_elsewhere) +
-            " still to build; peak memory " + format_bytes(peak_rss_bytes()) + ".");
+            " still to build; peak memory " + format_bytes(peak_resident_bytes()) + ".");
         say(what_a_rerun_keeps(result.stopped_while) + ": run the same command again to resume:\n  " +
             a.command_line);
         return 128 + (sig ? sig : SIGINT);
@@ -233,7 +227,7 @@ int generate(const GenerateArgs& a) {
     say("done: " + std::to_string(result.built.size()) + " tables built, " +
         (result.built_elsewhere ? std::to_string(result.built_elsewhere) + " by other processes, " : "") +
         std::to_string(result.skipped) + " skipped, in " + format_duration(result.seconds) +
-        "; peak memory " + format_bytes(peak_rss_bytes()) + "; the job's " +
+        "; peak memory " + format_bytes(peak_resident_bytes()) + "; the job's " +
         std::to_string(plan.tables.size()) + " table files take " + format_bytes(disk));
 
     for (const Material& m : named) {

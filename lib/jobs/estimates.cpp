@@ -172,6 +172,15 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache, uint64_t limit, bool s
     return plan;
 }
 
+uint64_t in_memory_solve_bytes(const Material& m, int threads) {
+    uint64_t subtables = 0;
+    for (const Material& sub : direct_subtables(m)) subtables += table_memory_bytes(sub);
+    if (!m.has_pawns()) return PROCESS_BYTES + subtables + sweep_state_bytes(IndexScheme(m).size());
+    const uint64_t table = table_memory_bytes(m);
+    const uint64_t solving = sweep_state_bytes(slice_entries(m)) * slices_at_once(m, threads) + table;
+    return PROCESS_BYTES + subtables + std::max(solving, 2 * table);
+}
+
 std::string MemoryPlan::text() const {
     std::string s = (ranks > 1 ? "per rank of " + std::to_string(ranks) + ": " : std::string()) + "solving " +
                     format_bytes(solving()) + " (" + bytes_text("process", PROCESS_BYTES) +

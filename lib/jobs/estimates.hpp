@@ -106,6 +106,10 @@ MemoryPlan memory_plan(const Material& m, uint64_t cache = UINT64_MAX, uint64_t 
                        bool settles = true, uint64_t codecs = 0,
                        const std::function<bool(const Material&)>& completed_when_read = {}, int threads = 1,
                        int ranks = 1);
+// What solve_in_memory holds at its peak (tbbench's solve), with `threads` threads: the sub-tables
+// whole, both sides to move as a Tablebase loads them, and the state; a pawn table's solved slices
+// beside the state of the slices in progress, and at the end beside the whole table merged from them.
+uint64_t in_memory_solve_bytes(const Material& m, int threads);
 // Bytes of a checkpoint of m's solve and its layer log: the sweeps' state (solve/estimates.hpp), and
 // at most 2 bytes per entry and side in the log, for a pawn table of its
 // largest slice, with its slice store (the slices solved, compressed), one per rank.

@@ -1,5 +1,6 @@
 #include "jobs/resident.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -11,6 +12,12 @@ uint64_t resident_bytes() {
     uint64_t pages = 0, resident = 0;
     if (!(statm >> pages >> resident)) return 0;
     return resident * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+uint64_t peak_resident_bytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return uint64_t(usage.ru_maxrss) * 1024;
 }
 
 ResidentPeak::ResidentPeak(std::chrono::milliseconds period) {

@@ -13,6 +13,9 @@ namespace retro {
 
 // The memory the process holds resident now (Linux: /proc/self/statm); 0 when it cannot be read.
 uint64_t resident_bytes();
+// The most the process has held resident since it started: the kernel's high-water mark, which
+// getrusage and time(1) report.
+uint64_t peak_resident_bytes();
 
 // Samples the resident set every `period` while it lives and keeps the most seen. The kernel's own
 // high-water mark could be restarted per table instead, but getrusage and time(1) report that mark,

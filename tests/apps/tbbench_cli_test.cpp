@@ -1,5 +1,5 @@
-// tbbench end to end on KRvK (no sub-tables to build): its CSV, and outputs it cannot write refused
-// before any run.
+// tbbench end to end on KRvK (no sub-tables to build): its CSV and peak memory, and outputs it cannot
+// write refused before any run.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,6 +37,9 @@ TEST_F(TbbenchCli, WritesOneCsvRowPerThreadCount) {
     EXPECT_NE(text.find("\n1,1,"), std::string::npos) << text;
     EXPECT_NE(text.find("\n2,1,"), std::string::npos) << text;
     EXPECT_NE(r.out.find("KRvK, "), std::string::npos) << r.out;
+    // The measured peak beside the estimate printed before the runs.
+    EXPECT_NE(r.out.find("\npeak memory "), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find(" of memory with the sub-tables held whole"), std::string::npos) << r.err;
 }
 
 TEST_F(TbbenchCli, AnOutputItCannotWriteIsRefusedBeforeAnyRun) {

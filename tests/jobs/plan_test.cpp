@@ -177,6 +177,28 @@ TEST(JobsPlan, EstimatesAddUp) {
     EXPECT_LT(plan.disk_needed(FileSize::Expected), plan.disk_needed(FileSize::Bound));
 }
 
+// tbbench's solve (solve_in_memory) loads its sub-tables whole, both sides, and a pawn table's
+// slices, all held, are merged into the whole table at the end: KRPvKR's peak (measured 2.00 GiB)
+// is twice its values beside the sub-tables, where a job holds the one side its promotions reach and
+// merges a slice at a time.
+TEST(JobsEstimates, AnInMemorySolveHoldsItsSubtablesWhole) {
+    const auto whole_subtables = [](const Material& m) {
+        uint64_t bytes = 0;
+        for (const Material& sub : direct_subtables(m)) bytes += table_memory_bytes(sub);
+        return bytes;
+    };
+    const Material krbkr = Material::parse("KRBvKR");
+    EXPECT_EQ(in_memory_solve_bytes(krbkr, 2),
+              PROCESS_BYTES + whole_subtables(krbkr) + sweep_state_bytes(IndexScheme(krbkr).size()));
+    const Material krpkr = Material::parse("KRPvKR");
+    EXPECT_EQ(direct_subtables(krpkr).size(), 11u);  // KQRvKR, KRRvKR, KRBvKR and KRNvKR among them
+    const uint64_t table = table_memory_bytes(krpkr);
+    EXPECT_EQ(table, 666457344u);
+    EXPECT_EQ(in_memory_solve_bytes(krpkr, 2), PROCESS_BYTES + whole_subtables(krpkr) + 2 * table);
+    EXPECT_EQ(in_memory_solve_bytes(krpkr, 2), 2151927756u);  // 2.00 GiB
+    EXPECT_GT(in_memory_solve_bytes(krpkr, 2), memory_plan(krpkr).peak() + table / 2);
+}
+
 // A pawn table holds its values and the tables its promotions reach whole while they fit the cache;
 // beyond it, its slices stay on disk (the slices pushes reach read back), then its promotions are
 // read in part too.
