@@ -141,7 +141,13 @@ int main(int argc, char** argv) {
                   << " index entries (both sides to move), about " << format_bytes(memory)
                   << " of memory with the sub-tables held whole; " << cores << " cores available ("
                   << std::thread::hardware_concurrency() << " hardware threads), load average "
-                  << load_average() << "\nthread counts:";
+                  << load_average() << "\n";
+        if (const auto available = available_memory_bytes(); available && memory > *available)
+            throw std::runtime_error("solving " + m.name() + " here needs about " + format_bytes(memory) +
+                                     " of memory, more than the " + format_bytes(*available) +
+                                     " available: tbgen builds it in less (tbgen --dry-run " + m.name() +
+                                     " says how much)");
+        std::cerr << "thread counts:";
         for (int t : threads) std::cerr << ' ' << t;
         std::cerr << "; " << repeat << " runs each, interleaved\n";
         if (threads.back() > cores)

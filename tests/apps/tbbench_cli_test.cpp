@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "jobs/estimates.hpp"
 #include "support/app_run.hpp"
 
 namespace retro {
@@ -51,6 +52,20 @@ TEST_F(TbbenchCli, AnOutputItCannotWriteIsRefusedBeforeAnyRun) {
             << option << ": " << r.err;
         EXPECT_EQ(r.err.find("run 1/"), std::string::npos) << option << ": " << r.err;
     }
+}
+
+// A seven-man table's sub-tables alone, held whole, take more than this machine has: refused before
+// any of them is built.
+TEST_F(TbbenchCli, ATableLargerThanTheMemoryIsRefused) {
+    const auto available = available_memory_bytes();
+    if (!available || *available > in_memory_solve_bytes(Material::parse("KQRNvKQR"), 1))
+        GTEST_SKIP() << "this machine has the memory";
+    const auto r = test::run_app("tbbench", "--table KQRNvKQR --dir " + (scratch_.path / "tables").string(),
+                                 scratch_.path);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("solving KQRNvKQR here needs about "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("available: tbgen builds it in less"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(scratch_.path / "tables")) << "nothing built";
 }
 
 TEST_F(TbbenchCli, BadThreadCountsAreRefused) {
