@@ -145,8 +145,8 @@ int main(int argc, char** argv) {
         if (const auto available = available_memory_bytes(); available && memory > *available)
             throw std::runtime_error("solving " + m.name() + " here needs about " + format_bytes(memory) +
                                      " of memory, more than the " + format_bytes(*available) +
-                                     " available: tbgen builds it in less (tbgen --dry-run " + m.name() +
-                                     " says how much)");
+                                     " available (tbgen --dry-run " + m.name() +
+                                     " shows what a job that builds it needs)");
         std::cerr << "thread counts:";
         for (int t : threads) std::cerr << ' ' << t;
         std::cerr << "; " << repeat << " runs each, interleaved\n";
