@@ -54,8 +54,8 @@ TEST_F(TbbenchCli, AnOutputItCannotWriteIsRefusedBeforeAnyRun) {
     }
 }
 
-// A seven-man table's sub-tables alone, held whole, take more than this machine has: refused before
-// any of them is built.
+// A seven-man table solved in memory takes more than this machine has (KQRNvKQR: about 951 GiB):
+// refused before any of its sub-tables is built.
 TEST_F(TbbenchCli, ATableLargerThanTheMemoryIsRefused) {
     const auto available = available_memory_bytes();
     if (!available || *available > in_memory_solve_bytes(Material::parse("KQRNvKQR"), 1))
